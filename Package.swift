@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "dayfold",
+    products: [
+        .executable(name: "dayfold", targets: ["dayfold"]),
+        .library(name: "DayfoldCore", targets: ["DayfoldCore"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCSV", providers: [.apt(["libcsv-dev"])]),
+        .systemLibrary(name: "CZstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CExpat", providers: [.apt(["libexpat1-dev"])]),
+        .target(
+            name: "DayfoldCore",
+            dependencies: ["CSQLite", "CCSV", "CZstd", "CCrypto", "CExpat"]
+        ),
+        .executableTarget(name: "dayfold", dependencies: ["DayfoldCore"]),
+        .testTarget(
+            name: "DayfoldCoreTests",
+            dependencies: ["DayfoldCore"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

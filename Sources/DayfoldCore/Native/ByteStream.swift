@@ -1,0 +1,66 @@
+import Foundation
+
+/// A forward-only stream of bytes: a plain file, or a zstd-compressed file
+/// decompressed on the fly. Streaming keeps memory flat on exports larger
+/// than memory.
+public protocol ByteStream: AnyObject {
+    /// The next chunk of bytes, or `nil` at the end of the stream.
+    /// Throws `ByteStreamError` when the underlying file cannot be read whole.
+    func nextChunk() throws -> [UInt8]?
+}
+
+/// Why a byte stream could not be read whole.
+public struct ByteStreamError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        case open, read, zstd
+    }
+    public var kind: Kind
+    public var path: String
+    public var detail: String
+    public var description: String { "\(path): \(kind.rawValue): \(detail)" }
+}
+
+/// Opens `path` for streaming; files ending in `.zst` are decompressed.
+public func openByteStream(path: String, chunkSize: Int = 1 << 20) throws -> ByteStream {
+    let file = try FileByteStream(path: path, chunkSize: chunkSize)
+    if path.hasSuffix(".zst") {
+        return try ZstdByteStream(source: file, path: path)
+    }
+    return file
+}
+
+/// Reads a file with POSIX `read`, a chunk at a time.
+public final class FileByteStream: ByteStream {
+    private let fd: Int32
+    private let chunkSize: Int
+    public let path: String
+
+    public init(path: String, chunkSize: Int = 1 << 20) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw ByteStreamError(kind: .open, path: path, detail: String(cString: strerror(errno)))
+        }
+        self.fd = fd
+        self.chunkSize = chunkSize
+        self.path = path
+    }
+
+    deinit { close(fd) }
+
+    public func nextChunk() throws -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        let count = chunk.withUnsafeMutableBytes { buffer -> Int in
+            while true {
+                let n = read(fd, buffer.baseAddress, buffer.count)
+                if n < 0 && errno == EINTR { continue }
+                return n
+            }
+        }
+        guard count >= 0 else {
+            throw ByteStreamError(kind: .read, path: path, detail: String(cString: strerror(errno)))
+        }
+        if count == 0 { return nil }
+        chunk.removeSubrange(count...)
+        return chunk
+    }
+}

@@ -1,0 +1,2 @@
+import DayfoldCore
+print("dayfold")

@@ -1,2 +1,111 @@
 import DayfoldCore
-print("dayfold")
+import Foundation
+
+/// The thin executable: argv → configuration → DayfoldCore → exit code.
+func writeError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+func asOfInstant(_ text: String?) throws -> ParsedInstant {
+    guard let text else {
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        return ParsedInstant(instant: Instant(micros: now), offsetSeconds: 0)
+    }
+    guard let parsed = parseAsOf(text) else {
+        throw DayfoldError(.usage, "--as-of: cannot read \"\(text)\"", fix: "write an instant with an offset, e.g. 2026-03-31T18:00:00Z")
+    }
+    return parsed
+}
+
+func runCommand(_ argv: [String]) throws -> Int32 {
+    let args = try Arguments(argv, valued: ["--input", "--output", "--as-of", "--max-memory", "--progress"], bare: [])
+    if args.flags.contains("--help") {
+        print(Usage.run)
+        return 0
+    }
+    guard args.positionals.count <= 1 else {
+        throw DayfoldError(.usage, "run takes at most one pipeline file, got \(args.positionals.count) arguments")
+    }
+    var config = PipelineConfig()
+    if let path = args.positionals.first { config = try PipelineConfig.load(path: path) }
+    if let memory = args.options["--max-memory"] {
+        guard parseByteSize(memory) != nil else { throw DayfoldError(.usage, "--max-memory: cannot read \"\(memory)\" (use e.g. 512M)") }
+        config.maxMemory = memory
+    }
+    if let mode = args.options["--progress"], !["auto", "always", "never"].contains(mode) {
+        throw DayfoldError(.usage, "--progress must be auto, always or never")
+    }
+    guard let input = args.options["--input"] ?? config.input else {
+        throw DayfoldError(.usage, "no input drop", fix: "give --input DROP or an \"input\" key in the pipeline file")
+    }
+    let output = args.options["--output"] ?? config.output ?? "Outputs/\(config.name)"
+    let asOf = try asOfInstant(args.options["--as-of"])
+    var runner = PipelineRunner(config: config, input: input, output: output, asOf: asOf)
+    let mode = args.options["--progress"] ?? "auto"
+    let showProgress = mode == "always" || (mode == "auto" && isatty(STDERR_FILENO) != 0)
+    if showProgress { runner.onStage = { writeError("dayfold: \($0)…") } }
+    let outcome = try runner.run()
+    print("published \(outcome.outputDirectory) (\(outcome.rowsRead) rows read, \(outcome.rowsRejected) rejected)")
+    if outcome.rejectFractionExceeded {
+        writeError(
+            "dayfold: rejected rows (\(outcome.rowsRejected) of \(outcome.rowsRead)) exceed max_reject_fraction \(config.maxRejectFraction); see \(outcome.outputDirectory)/rejects/rejects.csv")
+        return 3
+    }
+    return 0
+}
+
+func validateCommand(_ argv: [String]) throws -> Int32 {
+    let args = try Arguments(argv, valued: ["--as-of", "--pipeline"], bare: ["--json"])
+    if args.flags.contains("--help") {
+        print(Usage.validate)
+        return 0
+    }
+    guard args.positionals.count == 1, let input = args.positionals.first else {
+        throw DayfoldError(.usage, "validate needs exactly one DROP folder", fix: "dayfold validate DROP [--as-of INSTANT] [--json]")
+    }
+    var config = PipelineConfig()
+    if let path = args.options["--pipeline"] { config = try PipelineConfig.load(path: path) }
+    let asOf = try asOfInstant(args.options["--as-of"])
+    let drop = try PipelineRunner.ingest(input: input, config: config, asOf: asOf)
+    if args.flags.contains("--json") {
+        print(ValidationReport.json(drop))
+    } else {
+        print(ValidationReport.table(drop))
+    }
+    let exceeded = drop.rowsRead > 0 && Double(drop.rowsRejected) / Double(drop.rowsRead) > config.maxRejectFraction
+    return exceeded ? 3 : 0
+}
+
+func main() -> Int32 {
+    let argv = Array(CommandLine.arguments.dropFirst())
+    guard let command = argv.first else {
+        print(Usage.main)
+        return 2
+    }
+    do {
+        switch command {
+        case "-h", "--help":
+            print(Usage.main)
+            return 0
+        case "help":
+            switch argv.dropFirst().first {
+            case "run": print(Usage.run)
+            case "validate": print(Usage.validate)
+            default: print(Usage.main)
+            }
+            return 0
+        case "run": return try runCommand(Array(argv.dropFirst()))
+        case "validate": return try validateCommand(Array(argv.dropFirst()))
+        default:
+            throw DayfoldError(.usage, "unknown command \"\(command)\"", fix: "run `dayfold --help` to see the commands")
+        }
+    } catch let error as DayfoldError {
+        writeError("dayfold: error: \(error.message)" + (error.fix.map { "\nfix: \($0)" } ?? ""))
+        return error.exitCode
+    } catch {
+        writeError("dayfold: error: \(error)")
+        return 1
+    }
+}
+
+exit(main())

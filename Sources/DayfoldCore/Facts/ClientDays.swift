@@ -1,0 +1,123 @@
+/// One row of the client day table (SPEC §6). A metric is nil (NULL) on a
+/// day when no record gave it a value; a logged 0 stays 0.
+public struct ClientDay: Sendable {
+    public var date: LocalDate
+    public var timezone: String
+    public var journalEntries = 0
+    /// energy_kcal, protein_g, carbs_g, fat_g from the journal.
+    public var journal: [Double?] = [nil, nil, nil, nil]
+    public var healthRecords = 0
+    /// energy_kcal, protein_g, carbs_g, fat_g from health imports.
+    public var health: [Double?] = [nil, nil, nil, nil]
+    public var waterMl: Double?
+    public var steps: Double?
+    public var bodyMassKg: Double?
+}
+
+/// A user's client day table plus the facts Progress needs about them.
+public struct ClientTable: Sendable {
+    public var user: String
+    public var today: LocalDate
+    public var days: [ClientDay]
+
+    func day(_ date: LocalDate) -> ClientDay? {
+        guard let first = days.first else { return nil }
+        let offset = Int(date.days - first.date.days)
+        return offset >= 0 && offset < days.count ? days[offset] : nil
+    }
+
+    /// The value of a metric on a date from one source.
+    func value(_ metric: Metric, _ source: ProgressSource, _ date: LocalDate) -> Double? {
+        guard let day = day(date) else { return nil }
+        let dietary: [Metric] = [.energyKcal, .proteinG, .carbsG, .fatG]
+        if let position = dietary.firstIndex(of: metric) {
+            return source == .journal ? day.journal[position] : day.health[position]
+        }
+        guard source == .health else { return nil }
+        switch metric {
+        case .waterMl: return day.waterMl
+        case .steps: return day.steps
+        case .bodyMassKg: return day.bodyMassKg
+        default: return nil
+        }
+    }
+}
+
+public enum ClientDayBuilder {
+    /// Users with Progress rows (SPEC §9), sorted by bytes.
+    static func users(_ drop: IngestedDrop) -> [String] {
+        var users = Set(drop.relationships.map(\.clientUserID))
+        users.formUnion(drop.journal.map(\.userID))
+        users.formUnion(drop.health.map(\.userID))
+        users.formUnion(drop.failedImports)
+        return users.sorted(by: bytesLess)
+    }
+
+    public static func build(_ drop: IngestedDrop, asOf: ParsedInstant) -> [ClientTable] {
+        let zones = drop.userZones
+        var journalByUser: [String: [(LocalDate, JournalEntry)]] = [:]
+        for entry in drop.journal {
+            journalByUser[entry.userID, default: []].append((zones.localDate(entry.userID, entry.cookedAt), entry))
+        }
+        var healthByUser: [String: [(LocalDate, HealthSample)]] = [:]
+        for sample in drop.health {
+            healthByUser[sample.userID, default: []].append((zones.localDate(sample.userID, sample.start), sample))
+        }
+        var tables: [ClientTable] = []
+        for user in users(drop) {
+            let today = zones.zones.localDate(zones.zone(user, at: asOf), asOf.instant)
+            let journal = journalByUser[user] ?? []
+            let health = healthByUser[user] ?? []
+            guard let first = (journal.map(\.0) + health.map(\.0)).min(), first <= today else {
+                tables.append(ClientTable(user: user, today: today, days: []))
+                continue
+            }
+            var days: [ClientDay] = []
+            var zoneNames: [ZoneID: String] = [:]
+            for offset in 0...Int(today.days - first.days) {
+                let date = first.adding(days: offset)
+                let zone = zones.zone(user, on: date)
+                let name = zoneNames[zone] ?? zones.zones.name(of: zone)
+                zoneNames[zone] = name
+                days.append(ClientDay(date: date, timezone: name))
+            }
+            func slot(_ date: LocalDate) -> Int? {
+                let offset = Int(date.days - first.days)
+                return offset >= 0 && offset < days.count ? offset : nil
+            }
+            for (date, entry) in journal {
+                guard let position = slot(date) else { continue }
+                days[position].journalEntries += 1
+                for nutrient in 0..<4 {
+                    if let perServing = entry.nutrients[nutrient] {
+                        days[position].journal[nutrient] = (days[position].journal[nutrient] ?? 0) + perServing * entry.portion
+                    }
+                }
+            }
+            var stepsBySource: [Int: [Int: Double]] = [:]
+            var latestMass: [Int: (Instant, Instant, Int, Double)] = [:]
+            for (date, sample) in health {
+                guard let position = slot(date) else { continue }
+                days[position].healthRecords += 1
+                switch sample.metric {
+                case .energyKcal: days[position].health[0] = (days[position].health[0] ?? 0) + sample.value
+                case .proteinG: days[position].health[1] = (days[position].health[1] ?? 0) + sample.value
+                case .carbsG: days[position].health[2] = (days[position].health[2] ?? 0) + sample.value
+                case .fatG: days[position].health[3] = (days[position].health[3] ?? 0) + sample.value
+                case .waterMl: days[position].waterMl = (days[position].waterMl ?? 0) + sample.value
+                case .steps: stepsBySource[position, default: [:]][sample.source, default: 0] += sample.value
+                case .bodyMassKg:
+                    let key = (sample.start.instant, sample.end ?? sample.start.instant, sample.order, sample.value)
+                    if let current = latestMass[position], (current.0, current.1, current.2) > (key.0, key.1, key.2) {
+                        continue
+                    }
+                    latestMass[position] = key
+                }
+            }
+            for (position, sums) in stepsBySource { days[position].steps = sums.values.max() }
+            for (position, mass) in latestMass { days[position].bodyMassKg = mass.3 }
+            tables.append(ClientTable(user: user, today: today, days: days))
+        }
+        return tables
+    }
+}

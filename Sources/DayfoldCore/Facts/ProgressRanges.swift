@@ -1,0 +1,112 @@
+/// Where a Progress number comes from (SPEC §6).
+public enum ProgressSource: String, Sendable {
+    case journal = "LOCAL_JOURNAL", health = "APPLE_HEALTH"
+
+    var other: ProgressSource { self == .journal ? .health : .journal }
+    var label: String { self == .journal ? "from your meal log" : "from Apple Health" }
+}
+
+/// One row of `progress_ranges`.
+public struct ProgressRange: Sendable {
+    public var user: String
+    public var metric: Metric
+    public var windowDays: Int
+    public var windowFrom: LocalDate
+    public var windowTo: LocalDate
+    public var requestedSource: ProgressSource
+    public var source: String
+    public var fallbackReason: String?
+    public var daysWithData: Int
+    public var total: Double?
+    public var average: Double?
+    public var min: Double?
+    public var max: Double?
+    public var target: Double?
+    public var targetProvenance: String?
+    public var percentOfTarget: Double?
+    public var coverageLabel: String
+}
+
+public struct ProgressOptions: Sendable {
+    public var windows: [Int]
+    public var defaultTargets: [String: Double]
+}
+
+public enum ProgressCalculator {
+    static func requestedSource(_ drop: IngestedDrop, _ user: String, _ metric: Metric) -> ProgressSource {
+        guard metric.isDietary else { return .health }
+        return drop.preferences[user] == "APPLE_HEALTH" ? .health : .journal
+    }
+
+    /// The Progress row for one user, metric and date range.
+    static func range(
+        _ drop: IngestedDrop, _ table: ClientTable, _ metric: Metric, from: LocalDate, to: LocalDate,
+        options: ProgressOptions
+    ) -> ProgressRange {
+        let requested = requestedSource(drop, table.user, metric)
+        func values(_ source: ProgressSource) -> [Double] {
+            var result: [Double] = []
+            var date = from
+            while date <= to {
+                if let value = table.value(metric, source, date) { result.append(value) }
+                date = date.adding(days: 1)
+            }
+            return result
+        }
+        let failed = requested == .health && drop.failedImports.contains(table.user)
+        let reason = failed ? "REQUESTED_SOURCE_FAILED" : "REQUESTED_SOURCE_NO_DATA"
+        var chosen: ProgressSource?
+        var fallback: String?
+        var data = values(requested)
+        if !data.isEmpty {
+            chosen = requested
+        } else {
+            fallback = reason
+            let other = values(requested.other)
+            if !other.isEmpty {
+                chosen = requested.other
+                data = other
+            }
+        }
+        let windowDays = Int(to.days - from.days) + 1
+        var row = ProgressRange(
+            user: table.user, metric: metric, windowDays: windowDays, windowFrom: from, windowTo: to,
+            requestedSource: requested, source: chosen?.rawValue ?? "NONE", fallbackReason: fallback,
+            daysWithData: data.count, coverageLabel: "No data yet")
+        if let chosen, !data.isEmpty {
+            let sum = data.reduce(0, +)
+            row.total = metric == .bodyMassKg ? nil : sum
+            row.average = sum / Double(data.count)
+            row.min = data.min()
+            row.max = data.max()
+            row.coverageLabel = "\(data.count) of \(windowDays) days with data · \(chosen.label)"
+        }
+        let goal = drop.goals.filter { $0.userID == table.user && $0.metric == metric.rawValue && $0.effectiveOn <= to }
+            .max { ($0.effectiveOn, $0.order) < ($1.effectiveOn, $1.order) }
+        if let goal {
+            row.target = goal.target
+            row.targetProvenance = goal.confirmed ? "CONFIRMED" : "SUGGESTED"
+        } else if let target = options.defaultTargets[metric.rawValue] {
+            row.target = target
+            row.targetProvenance = "SUGGESTED"
+        }
+        if let average = row.average, let target = row.target, target != 0 {
+            row.percentOfTarget = average / target * 100
+        }
+        return row
+    }
+
+    public static func ranges(_ drop: IngestedDrop, tables: [ClientTable], options: ProgressOptions) -> [ProgressRange] {
+        var rows: [ProgressRange] = []
+        let windows = Array(Set(options.windows)).sorted()
+        for table in tables {
+            for metric in Metric.allCases {
+                for window in windows {
+                    rows.append(
+                        range(drop, table, metric, from: table.today.adding(days: -(window - 1)), to: table.today, options: options))
+                }
+            }
+        }
+        return rows
+    }
+}

@@ -1,0 +1,114 @@
+/// Day state of a relationship day (SPEC §4).
+public enum DayState: String, Sendable {
+    case open = "OPEN", neutral = "NEUTRAL", kept = "KEPT", broken = "BROKEN"
+}
+
+/// One row of the relationship day table.
+public struct RelationshipDay: Sendable {
+    public var relationship: Int
+    public var date: LocalDate
+    public var timezone: String
+    public var completed = 0
+    public var skipped = 0
+    public var missed = 0
+    public var open = 0
+    public var excluded = 0
+    public var infoCards = 0
+    public var state: DayState = .neutral
+    public var streakLength = 0
+
+    public var scored: Int { completed + skipped + missed }
+    public var tasksTotal: Int { completed + skipped + missed + open + excluded }
+    /// NULL (nil) when nothing was scored: a rest day is not a 0% day.
+    public var adherence: Double? { scored == 0 ? nil : Double(completed) / Double(scored) }
+}
+
+/// Builds the dense relationship day table from task outcomes.
+public enum RelationshipDayBuilder {
+    /// Days per relationship, in date order (index = relationship).
+    public static func build(
+        _ drop: IngestedDrop, outcomes: [TaskOutcome], today: [LocalDate], streakThreshold: Double
+    ) -> [[RelationshipDay]] {
+        let count = drop.relationships.count
+        var firstDay = [LocalDate?](repeating: nil, count: count)
+        for task in drop.tasks {
+            firstDay[task.relationship] = min(firstDay[task.relationship] ?? task.localDate, task.localDate)
+        }
+        for card in drop.infoCards {
+            firstDay[card.relationship] = min(firstDay[card.relationship] ?? card.localDate, card.localDate)
+        }
+        var tables: [[RelationshipDay]] = []
+        var starts: [LocalDate] = []
+        for (index, relationship) in drop.relationships.enumerated() {
+            let candidates = [firstDay[index], relationship.startedOn].compactMap { $0 }
+            guard let start = candidates.min() else {
+                tables.append([])
+                starts.append(LocalDate(days: 0))
+                continue
+            }
+            var end = today[index]
+            if let ended = relationship.endedOn { end = min(end, ended) }
+            var days: [RelationshipDay] = []
+            if start <= end {
+                days.reserveCapacity(Int(end.days - start.days) + 1)
+                var zoneCache: [ZoneID: String] = [:]
+                for offset in 0...Int(end.days - start.days) {
+                    let date = start.adding(days: offset)
+                    let zone = drop.userZones.zone(relationship.clientUserID, on: date)
+                    let name = zoneCache[zone] ?? drop.zones.name(of: zone)
+                    zoneCache[zone] = name
+                    days.append(RelationshipDay(relationship: index, date: date, timezone: name))
+                }
+            }
+            tables.append(days)
+            starts.append(start)
+        }
+        func slot(_ relationship: Int, _ date: LocalDate) -> Int? {
+            let offset = Int(date.days - starts[relationship].days)
+            return offset >= 0 && offset < tables[relationship].count ? offset : nil
+        }
+        for outcome in outcomes {
+            let task = drop.tasks[outcome.task]
+            guard let position = slot(task.relationship, task.localDate) else { continue }
+            if task.informational {
+                if outcome.countsAsInfoCard { tables[task.relationship][position].infoCards += 1 }
+                continue
+            }
+            switch outcome.kind {
+            case .completed: tables[task.relationship][position].completed += 1
+            case .skipped: tables[task.relationship][position].skipped += 1
+            case .missed: tables[task.relationship][position].missed += 1
+            case .open: tables[task.relationship][position].open += 1
+            case .excluded: tables[task.relationship][position].excluded += 1
+            case nil: break
+            }
+        }
+        for card in drop.infoCards {
+            guard let position = slot(card.relationship, card.localDate) else { continue }
+            tables[card.relationship][position].infoCards += 1
+        }
+        for index in tables.indices {
+            var streak = 0
+            for position in tables[index].indices {
+                var day = tables[index][position]
+                if day.open > 0 {
+                    day.state = .open
+                } else if day.scored == 0 {
+                    day.state = .neutral
+                } else if let adherence = day.adherence, adherence >= streakThreshold - 1e-9 {
+                    day.state = .kept
+                } else {
+                    day.state = .broken
+                }
+                switch day.state {
+                case .kept: streak += 1
+                case .broken: streak = 0
+                case .open, .neutral: break
+                }
+                day.streakLength = streak
+                tables[index][position] = day
+            }
+        }
+        return tables
+    }
+}

@@ -1,0 +1,169 @@
+/// Reads one CSV file of a drop against the columns its kind knows:
+/// matches the header by name, notes unknown columns, rejects rows whose field
+/// count is wrong or whose file lacks a required column, and hands every
+/// other row to the kind's reader through a `CSVRow`.
+struct CSVSource {
+    let relativePath: String
+    let absolutePath: String
+    let kind: String
+
+    /// Columns of a kind: name and whether a value is required.
+    struct Column {
+        var name: String
+        var required: Bool
+    }
+
+    func read(
+        columns: [Column], account: inout FileAccount, rejects: inout [RejectedRecord],
+        _ body: (inout CSVRow) throws -> Void
+    ) throws {
+        let stream: ByteStream
+        do {
+            stream = try openByteStream(path: absolutePath)
+        } catch let error as ByteStreamError {
+            throw DayfoldError(.input, "\(relativePath): cannot open: \(error.detail)")
+        }
+        let reader = try CSVRecordReader(stream: stream, path: relativePath)
+        var header: [String]?
+        var indexes: [Int] = []
+        var missingRequired: String?
+        do {
+            try reader.forEachRecord { record in
+                guard let headerNames = header else {
+                    let names = (0..<record.fieldCount).map { record.string($0) ?? "" }
+                    header = names
+                    var positions: [String: Int] = [:]
+                    for (position, name) in names.enumerated() where positions[name] == nil {
+                        positions[name] = position
+                    }
+                    indexes = columns.map { positions[$0.name] ?? -1 }
+                    let known = Set(columns.map(\.name))
+                    account.unknownColumns = names.filter { !known.contains($0) && !$0.isEmpty }
+                    missingRequired = zip(columns, indexes).first { $0.0.required && $0.1 < 0 }?.0.name
+                    return
+                }
+                account.rowsRead += 1
+                func reject(_ reason: String) {
+                    account.rejected += 1
+                    rejects.append(
+                        RejectedRecord(file: relativePath, line: record.line, kind: kind, reason: reason, raw: record.raw))
+                }
+                if let missingRequired {
+                    reject("missing_column:\(missingRequired)")
+                    return
+                }
+                if record.fieldCount != headerNames.count {
+                    reject("bad_row:field_count")
+                    return
+                }
+                var row = CSVRow(record: record, columns: columns, indexes: indexes)
+                try body(&row)
+                if let reason = row.rejectReason {
+                    reject(reason)
+                } else if let fate = row.fate {
+                    account.count(fate)
+                }
+            }
+        } catch let error as CSVReadError {
+            throw DayfoldError(
+                .input, error.description,
+                fix: "the file cannot be read whole; re-export it (task, journal and multi-user health data cannot be partly trusted)")
+        }
+    }
+}
+
+/// Typed access to one row's fields by column position in the kind's list.
+/// The first problem found becomes the row's reject reason; later ones are not
+/// looked at, so a row is rejected for the first column that is wrong.
+struct CSVRow {
+    let record: CSVRecord
+    let columns: [CSVSource.Column]
+    let indexes: [Int]
+    var rejectReason: String?
+    /// Set by the kind's reader when the fate is known at read time;
+    /// nil means the reader will count the row itself later.
+    var fate: RowFate?
+
+    var line: Int { record.line }
+
+    private func fieldIndex(_ column: Int) -> Int? {
+        let index = indexes[column]
+        return index >= 0 ? index : nil
+    }
+
+    mutating func fail(_ reason: String) {
+        if rejectReason == nil { rejectReason = reason }
+    }
+
+    private mutating func present(_ column: Int) -> Int? {
+        guard let index = fieldIndex(column), !record.isNull(index) else {
+            if columns[column].required { fail("missing_column:\(columns[column].name)") }
+            return nil
+        }
+        return index
+    }
+
+    mutating func text(_ column: Int) -> String? {
+        guard let index = present(column) else { return nil }
+        return record.string(index)
+    }
+
+    mutating func date(_ column: Int) -> LocalDate? {
+        guard let index = present(column) else { return nil }
+        guard let value = LocalDate.parse(record.bytes, record.starts[index], record.ends[index]) else {
+            fail("bad_date:\(columns[column].name)")
+            return nil
+        }
+        return value
+    }
+
+    mutating func instant(_ column: Int) -> ParsedInstant? {
+        guard let index = present(column) else { return nil }
+        guard let value = InstantParser.parse(record.bytes, record.starts[index], record.ends[index]) else {
+            fail("bad_instant:\(columns[column].name)")
+            return nil
+        }
+        return value
+    }
+
+    mutating func number(_ column: Int) -> Double? {
+        guard let index = present(column) else { return nil }
+        guard let value = parseDouble(record.bytes, record.starts[index], record.ends[index]) else {
+            fail("non_numeric:\(columns[column].name)")
+            return nil
+        }
+        return value
+    }
+
+    mutating func integer(_ column: Int) -> Int64? {
+        guard let index = present(column) else { return nil }
+        guard let value = parseInteger(record.bytes, record.starts[index], record.ends[index]) else {
+            fail("non_numeric:\(columns[column].name)")
+            return nil
+        }
+        return value
+    }
+
+    mutating func bool(_ column: Int) -> Bool? {
+        guard let text = text(column) else { return nil }
+        switch text.lowercased() {
+        case "true", "t", "1": return true
+        case "false", "f", "0": return false
+        default:
+            fail("bad_bool:\(columns[column].name)")
+            return nil
+        }
+    }
+
+    /// A value that must be one of `allowed`; anything else rejects the row.
+    mutating func choice(_ column: Int, _ allowed: Set<String>) -> String? {
+        guard let text = text(column) else { return nil }
+        guard allowed.contains(text) else {
+            fail("unknown_status:\(columns[column].name)")
+            return nil
+        }
+        return text
+    }
+
+    var raw: String { record.raw }
+}

@@ -1,0 +1,122 @@
+/// journal/: meal entries with revisions (SPEC §1.4). The highest revision of
+/// an entry wins (ties: last in file order); a winning deletion removes it.
+extension DropIngestor {
+    private struct JournalCandidate {
+        var entryID: String
+        var revision: Int64
+        var deleted: Bool
+        var entry: JournalEntry
+        var account: Int
+    }
+
+    static let journalColumns = columns([
+        ("entry_id", true), ("user_id", true), ("cooked_at", true), ("revision", true), ("portion", false),
+        ("energy_kcal", false), ("protein_g", false), ("carbs_g", false), ("fat_g", false), ("deleted", false),
+        ("recipe_id", false), ("title", false),
+    ])
+
+    func readJournal() throws {
+        var candidates: [JournalCandidate] = []
+        for file in layout.journal {
+            let handle: (inout CSVRow, Int) throws -> Void = { row, account in
+                let entryID = row.text(0)
+                let user = row.text(1)
+                let cooked = row.instant(2)
+                let revision = row.integer(3)
+                let portion = row.number(4) ?? 1.0
+                let nutrients = (5...8).map { row.number($0) }
+                let deleted = row.bool(9) ?? false
+                guard row.rejectReason == nil, let entryID, let user, let cooked, let revision else { return }
+                if self.isAfterAsOf(cooked.instant) {
+                    row.fate = .ignored
+                    return
+                }
+                candidates.append(
+                    JournalCandidate(
+                        entryID: entryID, revision: revision, deleted: deleted,
+                        entry: JournalEntry(userID: user, cookedAt: cooked, portion: portion, nutrients: nutrients),
+                        account: account))
+            }
+            if file.relativePath.hasSuffix(".sqlite") {
+                try readJournalDatabase(file, handle)
+            } else {
+                try readCSV(file, kind: "journal", columns: DropIngestor.journalColumns, handle)
+            }
+        }
+        var winner: [String: Int] = [:]
+        for (position, candidate) in candidates.enumerated() {
+            if let current = winner[candidate.entryID], candidates[current].revision > candidate.revision { continue }
+            winner[candidate.entryID] = position
+        }
+        for (position, candidate) in candidates.enumerated() {
+            guard winner[candidate.entryID] == position else {
+                count(candidate.account, .duplicate)
+                continue
+            }
+            count(candidate.account, .accepted)
+            if !candidate.deleted { drop.journal.append(candidate.entry) }
+        }
+    }
+
+    /// A journal in SQLite: table `journal_entries`; `line` is the rowid and
+    /// `raw` a JSON object of the row (SPEC §9).
+    private func readJournalDatabase(_ file: DropLayout.File, _ handle: (inout CSVRow, Int) throws -> Void) throws {
+        let account = openAccount(file, kind: "journal")
+        let columnSpec = DropIngestor.journalColumns
+        do {
+            let database = try SQLiteDatabase(path: file.absolutePath)
+            let names = try database.columnNames(table: "journal_entries")
+            let known = Set(columnSpec.map(\.name))
+            drop.accounts[account].unknownColumns = names.filter { !known.contains($0) }
+            let missing = columnSpec.first { $0.required && !names.contains($0.name) }?.name
+            let selected = columnSpec.map { names.contains($0.name) ? "\"\($0.name)\"" : "NULL" }
+            let query = "SELECT rowid, " + selected.joined(separator: ", ") + " FROM journal_entries ORDER BY rowid"
+            try database.forEachRow(query) { values in
+                drop.accounts[account].rowsRead += 1
+                let record = CSVRecord()
+                record.line = Int(values.first.flatMap { $0 }.flatMap { Int($0) } ?? 0)
+                var json: [String] = []
+                for (position, value) in values.dropFirst().enumerated() {
+                    let start = record.bytes.count
+                    if let value { record.bytes.append(contentsOf: Array(value.utf8)) }
+                    record.starts.append(start)
+                    record.ends.append(record.bytes.count)
+                    if names.contains(columnSpec[position].name) {
+                        json.append("\(jsonString(columnSpec[position].name)):\(value.map(jsonString) ?? "null")")
+                    }
+                }
+                record.rawBytes = Array(("{" + json.joined(separator: ",") + "}").utf8)
+                var row = CSVRow(record: record, columns: columnSpec, indexes: Array(0..<columnSpec.count))
+                if let missing { row.fail("missing_column:\(missing)") } else { try handle(&row, account) }
+                if let reason = row.rejectReason {
+                    reject(file.relativePath, record.line, "journal", reason, record.raw, account: account)
+                } else if let fate = row.fate {
+                    count(account, fate)
+                }
+            }
+        } catch let error as SQLiteError {
+            throw DayfoldError(.input, "\(file.relativePath): \(error)", fix: "check that the file is a SQLite database with a journal_entries table")
+        }
+    }
+}
+
+/// A JSON string literal (for `raw` of SQLite rows).
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if scalar.value < 0x20 {
+                out += "\\u" + pad(Int(scalar.value), 4)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
+}

@@ -1,0 +1,51 @@
+/// The HealthKit types dayfold reads and their unit conversions (SPEC §1.5).
+enum HealthTypes {
+    static func metric(forType type: String) -> Metric? {
+        switch type {
+        case "HKQuantityTypeIdentifierDietaryEnergyConsumed": return .energyKcal
+        case "HKQuantityTypeIdentifierDietaryProtein": return .proteinG
+        case "HKQuantityTypeIdentifierDietaryCarbohydrates": return .carbsG
+        case "HKQuantityTypeIdentifierDietaryFatTotal": return .fatG
+        case "HKQuantityTypeIdentifierDietaryWater": return .waterMl
+        case "HKQuantityTypeIdentifierStepCount": return .steps
+        case "HKQuantityTypeIdentifierBodyMass": return .bodyMassKg
+        default: return nil
+        }
+    }
+
+    /// Converts `value` in `unit` to the metric's unit; nil for a unit the
+    /// metric does not accept (units are case-sensitive).
+    static func normalize(_ value: Double, unit: String, metric: Metric) -> Double? {
+        switch metric {
+        case .energyKcal:
+            switch unit {
+            case "kcal", "Cal": return value
+            case "kJ": return value / 4.184
+            default: return nil
+            }
+        case .proteinG, .carbsG, .fatG:
+            switch unit {
+            case "g": return value
+            case "mg": return value / 1000
+            case "mcg": return value / 1_000_000
+            default: return nil
+            }
+        case .waterMl:
+            switch unit {
+            case "mL": return value
+            case "L": return value * 1000
+            case "fl_oz_us": return value * 29.5735
+            default: return nil
+            }
+        case .steps:
+            return unit == "count" ? value : nil
+        case .bodyMassKg:
+            switch unit {
+            case "kg": return value
+            case "lb": return value * 0.45359237
+            case "g": return value / 1000
+            default: return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// Everything ingest keeps from a drop: accepted rows in typed form, with
+/// the accounting and rejects of every file. Input to the normalize stage.
+public struct IngestedDrop: @unchecked Sendable {
+    public var zones: ZoneCatalog
+    public var accounts: [FileAccount] = []
+    public var rejects: [RejectedRecord] = []
+    public var warnings: [String] = []
+    public var relationships: [Relationship] = []
+    public var timezoneRows: [String: [TimezoneRow]] = [:]
+    public var goals: [Goal] = []
+    public var preferences: [String: String] = [:]
+    public var tasks: [DailyTask] = []
+    public var events: [StatusEvent] = []
+    public var valueEntries: [ValueEntry] = []
+    public var infoCards: [InfoCard] = []
+    public var journal: [JournalEntry] = []
+    public var health: [HealthSample] = []
+    /// Users whose Apple Health import could not be read.
+    public var failedImports: Set<String> = []
+    /// Latest accepted instance zone per client user (the §1.2 fallback).
+    public var latestInstanceZone: [String: ZoneID] = [:]
+
+    /// Zone resolution for users (set once instances are read).
+    public var userZones: UserZones
+
+    init(zones: ZoneCatalog) {
+        self.zones = zones
+        userZones = UserZones(zones: zones, history: [:], latestInstanceZone: [:], defaultZone: nil)
+    }
+
+    public var rowsRead: Int { accounts.reduce(0) { $0 + $1.rowsRead } }
+    public var rowsRejected: Int { accounts.reduce(0) { $0 + $1.rejected } }
+}

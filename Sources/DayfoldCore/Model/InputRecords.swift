@@ -1,0 +1,97 @@
+/// Status of a daily task or a status event (the `TaskStatus` of the design).
+public enum TaskStatus: String, Sendable, CaseIterable {
+    case pending = "PENDING", inProgress = "IN_PROGRESS", completed = "COMPLETED", skipped = "SKIPPED"
+    case missed = "MISSED", canceled = "CANCELED", superseded = "SUPERSEDED"
+
+    static let names = Set(allCases.map(\.rawValue))
+}
+
+public struct Relationship: Sendable {
+    public var id: String
+    public var clientUserID: String
+    public var coachUserID: String?
+    public var workspaceID: String?
+    public var status: String
+    public var startedOn: LocalDate?
+    public var endedOn: LocalDate?
+}
+
+/// A user's time-zone history row.
+public struct TimezoneRow: Sendable {
+    public var zone: ZoneID
+    public var effectiveFrom: Instant
+    public var order: Int
+}
+
+public struct Goal: Sendable {
+    public var userID: String
+    public var metric: String
+    public var target: Double
+    public var confirmed: Bool
+    public var effectiveOn: LocalDate
+    public var order: Int
+}
+
+/// A task after dedup: an instance, or a WORKOUT task made from a historical log.
+public struct DailyTask: Sendable {
+    public var id: String
+    public var relationship: Int
+    public var localDate: LocalDate
+    public var zone: ZoneID
+    public var kind: String
+    public var sourceKey: String
+    public var status: TaskStatus
+    public var valueTask: Bool
+    public var informational: Bool
+    public var fromLog: Bool
+    public var order: Int
+}
+
+public struct StatusEvent: Sendable {
+    public var id: String
+    public var task: Int
+    public var toStatus: TaskStatus
+    public var occurredAt: Instant
+    /// The UTC offset the instant was written with (time-zone fallback).
+    public var offsetSeconds: Int32
+    public var reason: String?
+}
+
+public struct ValueEntry: Sendable {
+    public var task: Int
+    public var recordedAt: Instant
+    public var offsetSeconds: Int32
+    public var accepted: Bool
+}
+
+public struct InfoCard: Sendable {
+    public var relationship: Int
+    public var localDate: LocalDate
+}
+
+/// The winning, not deleted revision of a journal entry.
+public struct JournalEntry: Sendable {
+    public var userID: String
+    public var cookedAt: ParsedInstant
+    public var portion: Double
+    public var nutrients: [Double?]  // energy_kcal, protein_g, carbs_g, fat_g per serving
+}
+
+/// Metrics of the Progress tables (SPEC §6), in report order.
+public enum Metric: String, Sendable, CaseIterable {
+    case bodyMassKg = "body_mass_kg", carbsG = "carbs_g", energyKcal = "energy_kcal", fatG = "fat_g"
+    case proteinG = "protein_g", steps = "steps", waterMl = "water_ml"
+
+    var isDietary: Bool { self == .energyKcal || self == .proteinG || self == .carbsG || self == .fatG }
+}
+
+/// An accepted health sample, value normalized to the metric's unit.
+public struct HealthSample: Sendable {
+    public var userID: String
+    public var metric: Metric
+    public var value: Double
+    public var start: ParsedInstant
+    public var end: Instant?
+    public var source: Int
+    public var order: Int
+}

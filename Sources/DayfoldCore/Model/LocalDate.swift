@@ -1,0 +1,85 @@
+/// A calendar date with no time zone: days since 1970-01-01.
+/// Stored as an integer so day tables are dense arrays and date math is `+ 1`.
+public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var days: Int32
+
+    public init(days: Int32) { self.days = days }
+
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...12).contains(month), day >= 1, day <= LocalDate.daysIn(month: month, year: year) else { return nil }
+        days = Int32(LocalDate.daysFromCivil(year, month, day))
+    }
+
+    public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool { lhs.days < rhs.days }
+
+    public func adding(days count: Int) -> LocalDate { LocalDate(days: days + Int32(count)) }
+
+    /// Civil fields (proleptic Gregorian).
+    public var components: (year: Int, month: Int, day: Int) { LocalDate.civil(fromDays: Int(days)) }
+
+    public var description: String {
+        let (year, month, day) = components
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+    }
+
+    /// Parses `YYYY-MM-DD`; nil when malformed.
+    public init?(_ text: String) {
+        let bytes = Array(text.utf8)
+        guard let date = LocalDate.parse(bytes, 0, bytes.count) else { return nil }
+        self = date
+    }
+
+    static func parse(_ bytes: [UInt8], _ start: Int, _ end: Int) -> LocalDate? {
+        guard end - start == 10, bytes[start + 4] == 0x2D, bytes[start + 7] == 0x2D,
+            let year = digits(bytes, start, 4), let month = digits(bytes, start + 5, 2),
+            let day = digits(bytes, start + 8, 2)
+        else { return nil }
+        return LocalDate(year: year, month: month, day: day)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civil(fromDays value: Int) -> (Int, Int, Int) {
+        let z = value + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+/// Reads `count` ASCII digits; nil when any is not a digit.
+func digits(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
+    guard start + count <= bytes.count else { return nil }
+    var value = 0
+    for index in start..<(start + count) {
+        let digit = Int(bytes[index]) - 48
+        guard digit >= 0 && digit <= 9 else { return nil }
+        value = value * 10 + digit
+    }
+    return value
+}
+
+func pad(_ value: Int, _ width: Int) -> String {
+    let text = String(value)
+    return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+}

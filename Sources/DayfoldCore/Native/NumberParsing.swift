@@ -1,0 +1,48 @@
+import Foundation
+
+/// Parses a finite decimal number from a field's bytes with `strtod`
+/// (the C locale), without creating a String; nil when not a number.
+func parseDouble(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Double? {
+    let length = end - start
+    guard length > 0, length < 64 else { return length >= 64 ? parseLongDouble(bytes, start, end) : nil }
+    // Only plain decimal syntax: strtod would also take "inf", "nan" and hex.
+    for index in start..<end {
+        let byte = bytes[index]
+        let ok = (byte >= 0x30 && byte <= 0x39) || byte == 0x2E || byte == 0x2D || byte == 0x2B || byte == 0x65 || byte == 0x45
+        if !ok { return nil }
+    }
+    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer -> Double? in
+        for offset in 0..<length { buffer[offset] = CChar(bitPattern: bytes[start + offset]) }
+        buffer[length] = 0
+        guard let base = buffer.baseAddress else { return nil }
+        var endPointer: UnsafeMutablePointer<CChar>?
+        let value = strtod(base, &endPointer)
+        guard let endPointer, endPointer == base + length, value.isFinite else { return nil }
+        return value
+    }
+}
+
+private func parseLongDouble(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Double? {
+    guard let text = String(validating: bytes[start..<end], as: UTF8.self) else { return nil }
+    guard let value = Double(text), value.isFinite else { return nil }
+    return value
+}
+
+/// Parses a base-10 integer (optional sign); nil when not an integer.
+func parseInteger(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Int64? {
+    var index = start
+    var negative = false
+    if index < end && (bytes[index] == 0x2D || bytes[index] == 0x2B) {
+        negative = bytes[index] == 0x2D
+        index += 1
+    }
+    guard index < end, end - index <= 18 else { return nil }
+    var value: Int64 = 0
+    while index < end {
+        let digit = Int64(bytes[index]) - 48
+        guard digit >= 0 && digit <= 9 else { return nil }
+        value = value * 10 + digit
+        index += 1
+    }
+    return negative ? -value : value
+}

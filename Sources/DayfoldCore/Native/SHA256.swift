@@ -1,0 +1,46 @@
+import CCrypto
+
+/// SHA-256 through OpenSSL's libcrypto (a well-kept implementation rather
+/// than a hand-written one).
+public struct SHA256Hasher {
+    private var context = SHA256_CTX()
+
+    public init() { SHA256_Init(&context) }
+
+    public mutating func update(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in _ = SHA256_Update(&context, buffer.baseAddress, buffer.count) }
+    }
+
+    public mutating func finalizeHex() -> String {
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        digest.withUnsafeMutableBufferPointer { buffer in _ = SHA256_Final(buffer.baseAddress, &context) }
+        return hexString(digest)
+    }
+
+    /// Hex digest of a string's UTF-8 bytes.
+    public static func hex(_ text: String) -> String {
+        var hasher = SHA256Hasher()
+        hasher.update(Array(text.utf8))
+        return hasher.finalizeHex()
+    }
+
+    /// Hex digest of a file, streamed.
+    public static func hex(file path: String) throws -> String {
+        let stream = try FileByteStream(path: path)
+        var hasher = SHA256Hasher()
+        while let chunk = try stream.nextChunk() { hasher.update(chunk) }
+        return hasher.finalizeHex()
+    }
+}
+
+private let hexDigits = Array("0123456789abcdef".utf8)
+
+func hexString(_ bytes: [UInt8]) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+        out.append(hexDigits[Int(byte >> 4)])
+        out.append(hexDigits[Int(byte & 0x0F)])
+    }
+    return String(decoding: out, as: UTF8.self)
+}

@@ -1,0 +1,71 @@
+/// The compute stage: pure functions from the ingested drop to every fact table.
+public enum FactsStage {
+    public static func compute(_ drop: IngestedDrop, config: PipelineConfig, asOf: ParsedInstant) -> RunResult {
+        let zones = drop.userZones
+        let today = drop.relationships.map { zones.zones.localDate(zones.zone($0.clientUserID, at: asOf), asOf.instant) }
+        let outcomes = TaskOutcomeCalculator.outcomes(drop, asOf: asOf.instant)
+        let days = RelationshipDayBuilder.build(drop, outcomes: outcomes, today: today, streakThreshold: config.streakThreshold)
+        let streaks = drop.relationships.indices.compactMap {
+            StreakCalculator.summary(days[$0], relationship: $0, today: today[$0])
+        }
+        let clientTables = ClientDayBuilder.build(drop, asOf: asOf)
+        let progressOptions = ProgressOptions(windows: config.progressWindows, defaultTargets: config.defaultTargets)
+        let progress = ProgressCalculator.ranges(drop, tables: clientTables, options: progressOptions)
+        let signals = computeSignals(drop, outcomes: outcomes, days: days, today: today, tables: clientTables, options: progressOptions)
+        return RunResult(
+            drop: drop, asOf: asOf, outcomes: outcomes, relationshipDays: days, today: today, streaks: streaks,
+            signals: signals, clientTables: clientTables, progress: progress)
+    }
+
+    static func computeSignals(
+        _ drop: IngestedDrop, outcomes: [TaskOutcome], days: [[RelationshipDay]], today: [LocalDate],
+        tables: [ClientTable], options: ProgressOptions
+    ) -> [RiskSignal] {
+        let zones = drop.userZones
+        let count = drop.relationships.count
+        var checkIns = [[(LocalDate, String, OutcomeKind)]](repeating: [], count: count)
+        var skips = [[(LocalDate, String, String?)]](repeating: [], count: count)
+        for outcome in outcomes {
+            let task = drop.tasks[outcome.task]
+            guard let kind = outcome.kind else { continue }
+            if task.kind == "CHECK_IN" && (kind == .completed || kind == .skipped || kind == .missed) {
+                checkIns[task.relationship].append((task.localDate, task.id, kind))
+            }
+            if kind == .skipped { skips[task.relationship].append((task.localDate, task.id, outcome.skipReason)) }
+        }
+        func day(_ user: String, _ instant: Instant, _ offset: Int32) -> LocalDate {
+            zones.localDate(user, ParsedInstant(instant: instant, offsetSeconds: offset))
+        }
+        var active = [Set<LocalDate>](repeating: [], count: count)
+        for event in drop.events where event.toStatus == .completed || event.toStatus == .skipped || event.toStatus == .inProgress {
+            let relationship = drop.tasks[event.task].relationship
+            active[relationship].insert(day(drop.relationships[relationship].clientUserID, event.occurredAt, event.offsetSeconds))
+        }
+        for entry in drop.valueEntries where entry.accepted {
+            let relationship = drop.tasks[entry.task].relationship
+            active[relationship].insert(day(drop.relationships[relationship].clientUserID, entry.recordedAt, entry.offsetSeconds))
+        }
+        var journalDays: [String: Set<LocalDate>] = [:]
+        for entry in drop.journal { journalDays[entry.userID, default: []].insert(zones.localDate(entry.userID, entry.cookedAt)) }
+        var tableByUser: [String: ClientTable] = [:]
+        for table in tables { tableByUser[table.user] = table }
+        var signals: [RiskSignal] = []
+        for (index, relationship) in drop.relationships.enumerated() where relationship.status != "ENDED" {
+            let user = relationship.clientUserID
+            var intake: IntakeCheck?
+            if let table = tableByUser[user] {
+                let from = today[index].adding(days: -7)
+                let to = today[index].adding(days: -1)
+                let range = ProgressCalculator.range(drop, table, .energyKcal, from: from, to: to, options: options)
+                intake = IntakeCheck(
+                    from: from, to: to, daysWithData: range.daysWithData, average: range.average, target: range.target,
+                    confirmed: range.targetProvenance == "CONFIRMED", source: range.source)
+            }
+            let input = SignalInputs(
+                relationship: index, today: today[index], days: days[index], checkIns: checkIns[index],
+                skips: skips[index], activeDays: active[index].union(journalDays[user] ?? []), intake: intake)
+            signals += RiskSignalCalculator.signals(input)
+        }
+        return signals
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// `manifest.json` (SPEC §7): tool version, pipeline, as-of, every input
+/// file with its SHA-256 and accounting, every output with rows and SHA-256,
+/// warnings and per-stage timings. Keys are written in a fixed order.
+public struct Manifest {
+    public static let toolVersion = "0.1.0"
+
+    public var pipelineName: String
+    public var configDigest: String
+    public var asOf: Instant
+    public var inputs: [FileAccount]
+    public var outputs: [(path: String, rows: Int, sha256: String)]
+    public var warnings: [String]
+    public var failedImports: [String]
+    public var timings: [(String, Double)]
+
+    public func json() -> String {
+        var lines: [String] = ["{"]
+        lines.append("  \"tool\": \"dayfold\",")
+        lines.append("  \"tool_version\": \(jsonString(Manifest.toolVersion)),")
+        lines.append("  \"pipeline\": \(jsonString(pipelineName)),")
+        lines.append("  \"config_digest\": \(jsonString(configDigest)),")
+        lines.append("  \"as_of\": \(jsonString(asOf.description)),")
+        let inputLines = inputs.map { account -> String in
+            var fields = [
+                "\"path\": \(jsonString(account.path))", "\"kind\": \(jsonString(account.kind))",
+                "\"sha256\": \(jsonString(account.sha256))", "\"rows_read\": \(account.rowsRead)",
+                "\"accepted\": \(account.accepted)", "\"duplicate\": \(account.duplicate)",
+                "\"ignored\": \(account.ignored)", "\"rejected\": \(account.rejected)",
+            ]
+            if !account.unknownColumns.isEmpty {
+                fields.append("\"unknown_columns\": [\(account.unknownColumns.map(jsonString).joined(separator: ", "))]")
+            }
+            if let failed = account.failed { fields.append("\"failed\": \(jsonString(failed))") }
+            if let skipped = account.skipped { fields.append("\"skipped\": \(jsonString(skipped))") }
+            return "    {" + fields.joined(separator: ", ") + "}"
+        }
+        lines.append("  \"inputs\": [\n" + inputLines.joined(separator: ",\n") + "\n  ],")
+        let outputLines = outputs.map {
+            "    {\"path\": \(jsonString($0.path)), \"rows\": \($0.rows), \"sha256\": \(jsonString($0.sha256))}"
+        }
+        lines.append("  \"outputs\": [\n" + outputLines.joined(separator: ",\n") + "\n  ],")
+        lines.append("  \"failed_imports\": [\(failedImports.map(jsonString).joined(separator: ", "))],")
+        lines.append("  \"warnings\": [\(warnings.map(jsonString).joined(separator: ", "))],")
+        let timingLines = timings.map { "\(jsonString($0.0)): \(String(format: "%.3f", $0.1))" }
+        lines.append("  \"timings_seconds\": {\(timingLines.joined(separator: ", "))}")
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,77 @@
+/// Help texts: what each command does, every flag, an example.
+enum Usage {
+    static let main = """
+        dayfold — batch pipeline for a coaching platform's daily data.
+
+        Reads an export drop (task events, meal journal, health imports), validates every
+        row, builds per-day tables in each person's time zone, and writes adherence facts,
+        streaks, risk signals and Progress ranges as CSV reports (and Parquet snapshots).
+
+        USAGE
+          dayfold <command> [options]
+
+        COMMANDS
+          run        Run a pipeline: read a drop, compute, publish reports atomically.
+          validate   Read a drop and print per-file accounting and reject reasons.
+          help       Show help for a command (same as <command> --help).
+
+        EXAMPLES
+          dayfold run Pipelines/sample.json --as-of 2026-03-31T18:00:00Z
+          dayfold validate SampleData/demo --as-of 2026-03-31T18:00:00Z --json
+
+        Exit codes: 0 ok; 1 failed (nothing published); 2 usage or configuration error;
+        3 published, but rejected rows exceeded max_reject_fraction.
+        """
+
+    static let run = """
+        dayfold run — read a drop, compute the day tables and facts, publish outputs.
+
+        USAGE
+          dayfold run [PIPELINE.json] [--input DROP] [--output DIR] [--as-of INSTANT]
+
+        ARGUMENTS
+          PIPELINE.json        A pipeline file (see Pipelines/README.md). Optional: flags
+                               can give everything; flags override the file.
+        OPTIONS
+          --input DROP         The drop folder (subjects/, tasks/, journal/, health/).
+          --output DIR         Where to publish (default Outputs/<pipeline name>).
+                               Written to a temporary sibling, then renamed into place.
+          --as-of INSTANT      The run's as-of instant, e.g. 2026-03-31T18:00:00Z
+                               (default: now). Rows after it are ignored; use a fixed
+                               value for reproducible, byte-identical outputs.
+          --max-memory SIZE    Memory budget, e.g. 512M (pipeline key max_memory).
+          --progress MODE      auto|always|never: per-stage progress on stderr
+                               (auto: only when stderr is a terminal).
+          -h, --help           Show this help.
+
+        OUTPUTS (in DIR)
+          reports/coach_daily_summary.csv, reports/streaks.csv,
+          reports/risk_signals.csv, reports/progress_ranges.csv,
+          rejects/rejects.csv, manifest.json
+
+        EXAMPLE
+          dayfold run Pipelines/sample.json --as-of 2026-03-31T18:00:00Z --output /tmp/out
+        """
+
+    static let validate = """
+        dayfold validate — read a drop and account for every row, without writing outputs.
+
+        USAGE
+          dayfold validate DROP [--as-of INSTANT] [--json] [--pipeline PIPELINE.json]
+
+        ARGUMENTS
+          DROP                 The drop folder.
+        OPTIONS
+          --as-of INSTANT      Rows that happened after it count as ignored (default: now).
+          --json               Print one JSON object: {"files":[…],"rejects":[…]}.
+          --pipeline FILE      Take self_sources, default_timezone and
+                               max_reject_fraction from a pipeline file.
+          -h, --help           Show this help.
+
+        Every file's rows_read = accepted + duplicate + ignored + rejected.
+        Exit code 3 when rejected rows exceed max_reject_fraction (default 0.05).
+
+        EXAMPLE
+          dayfold validate SampleData/demo --as-of 2026-03-31T18:00:00Z --json
+        """
+}

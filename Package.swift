@@ -21,7 +21,7 @@ let package = Package(
         .testTarget(
             name: "DayfoldCoreTests",
             dependencies: ["DayfoldCore"],
-            resources: [.copy("Fixtures")]
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// Runs `dayfold` on the conformance drop (an independent worked example of
+/// every SPEC edge case) and compares reports, rejects and accounting.
+@Suite struct ConformanceTests {
+    static let root = TestPaths.fixtures.appendingPathComponent("Conformance")
+    static let asOf = "2026-03-29T09:30:00Z"
+
+    @Test(arguments: ["coach_daily_summary", "streaks", "risk_signals", "progress_ranges"])
+    func reportMatchesTheWorkedExample(report: String) throws {
+        let output = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let run = try DayfoldProcess.run([
+            "run", Self.root.appendingPathComponent("pipeline.json").path, "--input",
+            Self.root.appendingPathComponent("drop").path, "--output", output.appendingPathComponent("out").path,
+            "--as-of", Self.asOf,
+        ])
+        #expect(run.status == 0, "dayfold run failed: \(run.stderr)")
+        let problems = try ReportComparison.differences(
+            report: report, expected: Self.root.appendingPathComponent("expected/reports/\(report).csv"),
+            actual: output.appendingPathComponent("out/reports/\(report).csv"))
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    @Test func rejectsCarryFileLineAndReason() throws {
+        let output = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let run = try DayfoldProcess.run([
+            "run", Self.root.appendingPathComponent("pipeline.json").path, "--input",
+            Self.root.appendingPathComponent("drop").path, "--output", output.appendingPathComponent("out").path,
+            "--as-of", Self.asOf,
+        ])
+        #expect(run.status == 0, "dayfold run failed: \(run.stderr)")
+        let problems = try ReportComparison.differences(
+            report: "rejects", expected: Self.root.appendingPathComponent("expected/rejects/rejects.csv"),
+            actual: output.appendingPathComponent("out/rejects/rejects.csv"), compareOnly: ["file", "line", "reason"])
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    @Test func accountingMatchesAndBalances() throws {
+        let run = try DayfoldProcess.run([
+            "validate", Self.root.appendingPathComponent("drop").path, "--as-of", Self.asOf, "--json", "--pipeline",
+            Self.root.appendingPathComponent("pipeline.json").path,
+        ])
+        #expect(run.status == 0, "validate failed: \(run.stderr)")
+        let problems = try ReportComparison.accountingDifferences(
+            expected: Self.root.appendingPathComponent("expected/accounting.json"), validateJSON: run.stdout)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+}

@@ -14,7 +14,7 @@ enum ReportComparison {
         "progress_ranges": ["user_id", "metric", "window_days"],
         "rejects": ["file", "line"],
     ]
-    static let freeText: Set<String> = ["explanation", "coverage_label", "evidence", "raw", "kind"]
+    static let freeText: Set<String> = ["explanation", "coverage_label", "evidence", "raw"]
 
     /// Reads a CSV file with the project's own reader: header and rows.
     static func readCSV(_ url: URL) throws -> (header: [String], rows: [[String?]]) {

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+@testable import DayfoldCore
+
+@Suite struct CSVRecordReaderTests {
+    /// Reads `text` as a CSV file: (line, fields, raw) per record.
+    static func records(_ bytes: [UInt8], chunkSize: Int = 1 << 20) throws -> [(Int, [String?], String)] {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("file.csv").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let reader = try CSVRecordReader(stream: try FileByteStream(path: path, chunkSize: chunkSize), path: "file.csv")
+        var out: [(Int, [String?], String)] = []
+        try reader.forEachRecord { record in
+            out.append((record.line, (0..<record.fieldCount).map { record.string($0) }, record.raw))
+        }
+        return out
+    }
+
+    @Test func bomIsIgnoredAndCRLFEndsRecords() throws {
+        let rows = try Self.records(Array("\u{FEFF}a,b\r\n1,2\r\n".utf8))
+        #expect(rows.map(\.1) == [["a", "b"], ["1", "2"]])
+    }
+
+    @Test func quotedNewlineKeepsTheStartLine() throws {
+        let text = "id,note\n1,\"two\nlines\"\n2,\"say \"\"hi\"\"\"\n"
+        let rows = try Self.records(Array(text.utf8), chunkSize: 5)
+        #expect(rows.map(\.0) == [1, 2, 4])
+        #expect(rows[1].1 == ["1", "two\nlines"])
+        #expect(rows[1].2 == "1,\"two\nlines\"")
+        #expect(rows[2].1 == ["2", "say \"hi\""])
+    }
+
+    @Test func blankLinesAreSkippedAndEmptyFieldsAreNull() throws {
+        let rows = try Self.records(Array("a,b,c\n\n1,,\"\"\n\r\n2, x ,3".utf8))
+        #expect(rows.map(\.0) == [1, 3, 5])
+        #expect(rows[1].1 == ["1", nil, nil])
+        #expect(rows[2].1 == ["2", " x ", "3"])
+    }
+
+    @Test func invalidUTF8FailsWithLineAndColumn() throws {
+        var bytes = Array("a,b\n1,2\n3,".utf8)
+        bytes += [0xFF, 0xFE, 0x0A]
+        #expect {
+            _ = try Self.records(bytes)
+        } throws: { error in
+            guard let error = error as? CSVReadError else { return false }
+            return error.line == 3 && error.column == 3 && error.description.contains("invalid UTF-8")
+        }
+    }
+
+    @Test func aTenMegabyteFieldIsRead() throws {
+        let big = String(repeating: "x", count: 10 << 20)
+        let rows = try Self.records(Array("a,b\n1,\"\(big)\"\n".utf8), chunkSize: 1 << 16)
+        #expect(rows.count == 2)
+        #expect(rows[1].1[1]?.utf8.count == 10 << 20)
+    }
+
+    @Test func emptyFileHasNoRecords() throws {
+        #expect(try Self.records([]).isEmpty)
+    }
+}

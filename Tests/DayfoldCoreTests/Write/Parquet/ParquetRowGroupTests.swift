@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@testable import DayfoldCore
+
+@Suite struct ParquetRowGroupTests {
+    @Test func rowGroupsAreRecordedInOrder() throws {
+        let directory = try ParquetTestDirectory()
+        let fields = [
+            ParquetField(name: "day", type: .date, nullable: false),
+            ParquetField(name: "note", type: .string, nullable: true),
+        ]
+        let groups: [[ParquetColumnData]] = [
+            [.int32([1, 2, 3]), .string(["a", nil, "c"])],
+            [.int32([4]), .string([nil])],
+            [.int32([5, 6]), .string(["e", "f"])],
+        ]
+        let path = try writeParquetFile(in: directory, fields: fields, groups: groups)
+        let info = try ParquetFileInfo.read(path: path)
+        #expect(info.rowCount == 6)
+        #expect(info.rowGroups.map(\.rows) == [3, 1, 2])
+        #expect(info.rowGroups.allSatisfy { $0.bytes > 0 && $0.uncompressedBytes > 0 })
+        let columns = try info.readColumns(path: path, limit: 6)
+        #expect(columns == [.int32([1, 2, 3, 4, 5, 6]), .string(["a", nil, "c", nil, "e", "f"])])
+    }
+
+    @Test func emptyRowGroupsAreSkipped() throws {
+        let directory = try ParquetTestDirectory()
+        let fields = [ParquetField(name: "n", type: .int64, nullable: true)]
+        let path = try writeParquetFile(
+            in: directory, fields: fields, groups: [[.int64([])], [.int64([nil, 1])], [.int64([])]])
+        let info = try ParquetFileInfo.read(path: path)
+        #expect(info.rowGroups.map(\.rows) == [2])
+    }
+
+    @Test func rowGroupBytesReachTheFileBeforeClose() throws {
+        let directory = try ParquetTestDirectory()
+        let path = directory.path("streaming.parquet")
+        let writer = try ParquetFileWriter(path: path, fields: [ParquetField(name: "n", type: .int64, nullable: false)])
+        try writer.writeRowGroup([.int64(Array(0..<50_000))])
+        let afterFirst = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        try writer.writeRowGroup([.int64(Array(50_000..<100_000))])
+        let afterSecond = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        #expect(afterFirst > 4)
+        #expect(afterSecond > afterFirst)
+        try writer.close()
+        #expect(try ParquetFileInfo.read(path: path).rowCount == 100_000)
+    }
+
+    @Test func pagesSplitNearTheSizeLimit() {
+        let writer = ParquetColumnChunkWriter(pageSizeLimit: 1 << 20)
+        // 300,000 INT64 values = 2.4 MB: three pages of 131,072 values at most.
+        let ranges = writer.pageRanges(.int64((0..<300_000).map { Int64($0) }), nullable: false)
+        #expect(ranges.map(\.count) == [131_072, 131_072, 37_856])
+        #expect(writer.pageRanges(.string([]), nullable: true) == [0..<0])
+    }
+}

@@ -16,6 +16,10 @@ if [ "$status" -ne 0 ]; then
   echo "swift test failed (exit $status); full log: $log" >&2
   exit "$status"
 fi
+swift_passed=$(grep -oE 'Test run with [0-9]+ tests' "$log" | grep -oE '[0-9]+' | tail -1)
+interop_passed=0
 if [ -x Tests/interop/run.sh ]; then
   Tests/interop/run.sh
+  interop_passed=1
 fi
+echo "tests: $(( ${swift_passed:-0} + interop_passed )) passed, 0 failed"

@@ -1,12 +1,56 @@
-/// health/<user_id>/*.xml: Apple Health exports (SPEC §1.5). A file that
-/// cannot be read whole is a failed import for its user, not a failed run.
+/// health/<user_id>/*.xml: Apple Health exports (SPEC §1.5, §9). Rows are
+/// the direct children of `HealthData`: each `Record` a sample, every other
+/// element one ignored row. A file that cannot be read whole is a failed
+/// import for its user: what it had yielded is taken back, the run goes on.
 extension DropIngestor {
     func readHealthXML() throws {
         for (user, file) in layout.healthXML {
             let account = openAccount(file, kind: "health")
-            drop.accounts[account].failed = "Apple Health XML reading is not built yet"
-            drop.failedImports.insert(user)
-            reject(file.relativePath, 0, "health", "import_failed:unsupported", "", account: account)
+            let samplesBefore = drop.health.count
+            let rejectsBefore = drop.rejects.count
+            var claimedKeys: [String] = []
+            var fileAccount = FileAccount(path: file.relativePath, kind: "health")
+            var failure: (line: Int, reason: String, detail: String)?
+            do {
+                let stream = try openByteStream(path: file.absolutePath)
+                let result = try AppleHealthXMLReader.read(stream) { element in
+                    fileAccount.rowsRead += 1
+                    guard element.name == "Record" else {
+                        fileAccount.ignored += 1
+                        return
+                    }
+                    let fields = HealthFields(
+                        user: user, type: element.type, value: element.value, unit: element.unit,
+                        start: element.startDate, end: element.endDate, sourceName: element.sourceName, bundleID: nil)
+                    let before = healthDuplicates.count
+                    let (fate, reason) = decideHealth(fields, seen: &healthDuplicates)
+                    if healthDuplicates.count > before, let key = lastHealthKey { claimedKeys.append(key) }
+                    fileAccount.count(fate)
+                    if let reason {
+                        drop.rejects.append(
+                            RejectedRecord(file: file.relativePath, line: element.line, kind: "health", reason: reason, raw: element.raw))
+                    }
+                }
+                if case .skipped(let root) = result {
+                    fileAccount = FileAccount(path: file.relativePath, kind: "health")
+                    fileAccount.skipped = "root element \(root) is not HealthData"
+                }
+            } catch let error as HealthXMLError {
+                failure = (error.line, "import_failed:xml", "xml: line \(error.line): \(error.detail)")
+            } catch let error as ByteStreamError {
+                failure = (0, "import_failed:\(error.kind.rawValue)", "\(error.kind.rawValue): \(error.detail)")
+            }
+            if let failure {
+                // Nothing of a file that cannot be read whole is used.
+                drop.health.removeSubrange(samplesBefore...)
+                drop.rejects.removeSubrange(rejectsBefore...)
+                for key in claimedKeys { healthDuplicates.remove(key) }
+                fileAccount = FileAccount(path: file.relativePath, kind: "health")
+                fileAccount.failed = failure.detail
+                drop.failedImports.insert(user)
+                drop.rejects.append(RejectedRecord(file: file.relativePath, line: failure.line, kind: "health", reason: failure.reason, raw: ""))
+            }
+            drop.accounts[account] = fileAccount
         }
     }
 }

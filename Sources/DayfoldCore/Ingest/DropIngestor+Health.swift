@@ -56,6 +56,7 @@ extension DropIngestor {
         let duplicateKey =
             "\(user)|\(type)|\(sourceKey)|\(start.instant.micros)|\(end.map { String($0.micros) } ?? "-")|\(raw.bitPattern)|\(unit)"
         if !seen.insert(duplicateKey).inserted { return (.duplicate, nil) }
+        lastHealthKey = duplicateKey
         let source: Int
         if let known = healthSourceIndex[sourceKey] {
             source = known

@@ -16,6 +16,8 @@ public final class DropIngestor {
     /// Interned health sources ("bundle|name") and exact-duplicate keys.
     var healthSourceIndex: [String: Int] = [:]
     var healthDuplicates: Set<String> = []
+    /// The duplicate key the last accepted health row claimed (rolled back on a failed import).
+    var lastHealthKey: String?
 
     public init(layout: DropLayout, options: IngestOptions, zones: ZoneCatalog = ZoneCatalog()) {
         self.layout = layout

@@ -1,0 +1,77 @@
+import CZstd
+
+/// Why a zstd call failed: the operation that ran and libzstd's own message.
+public struct ZstdError: Error, Sendable, CustomStringConvertible {
+    public var operation: String
+    public var message: String
+    public var description: String { "zstd \(operation): \(message)" }
+}
+
+/// One-shot zstd compression and decompression of whole buffers. Parquet
+/// compresses each page on its own, so each page is one `ZSTD_compress` call;
+/// this file is the only place the Parquet code touches libzstd.
+struct ZstdCompressor: Sendable {
+    /// Compression level; 3 is zstd's default and a good speed/size balance.
+    var level: Int32 = 3
+
+    /// Compresses `input` into a single zstd frame.
+    func compress(_ input: [UInt8]) throws -> [UInt8] {
+        let bound = ZSTD_compressBound(input.count)
+        try Self.check(bound, "compressBound")
+        var output = [UInt8](repeating: 0, count: bound)
+        let written = try input.withUnsafeBytes { source in
+            try output.withUnsafeMutableBytes { destination in
+                try Self.check(
+                    ZSTD_compress(destination.baseAddress, destination.count, source.baseAddress, source.count, level),
+                    "compress"
+                )
+            }
+        }
+        output.removeSubrange(written...)
+        return output
+    }
+
+    /// Decompresses one frame whose decompressed size the caller knows (Parquet
+    /// page headers carry it); any other size is an error.
+    func decompress(_ input: [UInt8], expectedSize: Int) throws -> [UInt8] {
+        guard expectedSize > 0 else {
+            if input.isEmpty { return [] }
+            // An empty page still compresses to a (tiny) frame; decode into a 1-byte scratch.
+            var scratch = [UInt8](repeating: 0, count: 1)
+            let produced = try Self.decompress(input, into: &scratch)
+            guard produced == 0 else {
+                throw ZstdError(operation: "decompress", message: "frame holds \(produced)+ bytes, page header says 0")
+            }
+            return []
+        }
+        var output = [UInt8](repeating: 0, count: expectedSize)
+        let produced = try Self.decompress(input, into: &output)
+        guard produced == expectedSize else {
+            throw ZstdError(
+                operation: "decompress",
+                message: "frame holds \(produced) bytes, page header says \(expectedSize)"
+            )
+        }
+        return output
+    }
+
+    private static func decompress(_ input: [UInt8], into output: inout [UInt8]) throws -> Int {
+        try input.withUnsafeBytes { source in
+            try output.withUnsafeMutableBytes { destination in
+                try check(
+                    ZSTD_decompress(destination.baseAddress, destination.count, source.baseAddress, source.count),
+                    "decompress"
+                )
+            }
+        }
+    }
+
+    /// Turns a libzstd size-or-error result into a size or a `ZstdError`.
+    @discardableResult
+    private static func check(_ code: Int, _ operation: String) throws -> Int {
+        if ZSTD_isError(code) != 0 {
+            throw ZstdError(operation: operation, message: String(cString: ZSTD_getErrorName(code)))
+        }
+        return code
+    }
+}

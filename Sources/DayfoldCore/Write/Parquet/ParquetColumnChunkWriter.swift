@@ -1,0 +1,109 @@
+/// Encodes one column of one row group into a column chunk: v1 data pages of
+/// about `pageSizeLimit` uncompressed bytes, each [definition levels] + PLAIN
+/// values compressed on its own with one zstd call, each preceded by its
+/// Thrift page header.
+struct ParquetColumnChunkWriter: Sendable {
+    /// About 1 MiB per page: large enough to compress well, small enough that
+    /// readers can skip or stream pages.
+    static let defaultPageSizeLimit = 1 << 20
+
+    var pageSizeLimit = defaultPageSizeLimit
+    var compressor = ZstdCompressor()
+
+    /// The chunk's bytes and its metadata; `fileOffset` is where the bytes will be written.
+    func encode(
+        _ column: ParquetColumnData,
+        field: ParquetField,
+        fileOffset: Int64,
+        path: String
+    ) throws(ParquetError) -> (bytes: [UInt8], metadata: ParquetColumnChunkMetadata) {
+        var chunk: [UInt8] = []
+        var uncompressedTotal: Int64 = 0
+        for rows in pageRanges(column, nullable: field.nullable) {
+            var body: [UInt8] = []
+            if field.nullable {
+                let levels = ParquetLevelEncoder.encode(definedFlags(column, rows: rows))
+                ParquetPlainEncoder.appendLittleEndian(UInt64(levels.count), width: 4, &body)
+                body.append(contentsOf: levels)
+            }
+            ParquetPlainEncoder.encode(column, rows: rows, into: &body)
+            let compressed: [UInt8]
+            do {
+                compressed = try compressor.compress(body)
+            } catch {
+                throw ParquetError(
+                    .compression, path: path, operation: "compress page of \"\(field.name)\"", detail: "\(error)")
+            }
+            guard let uncompressedSize = Int32(exactly: body.count),
+                let compressedSize = Int32(exactly: compressed.count)
+            else {
+                throw ParquetError(
+                    .invalidArgument, path: path, operation: "writeRowGroup",
+                    detail: "a page of column \"\(field.name)\" exceeds 2 GiB (one value too large)"
+                )
+            }
+            let header = ParquetPageHeader(
+                uncompressedSize: uncompressedSize,
+                compressedSize: compressedSize,
+                valueCount: Int32(rows.count)
+            ).encoded()
+            chunk.append(contentsOf: header)
+            chunk.append(contentsOf: compressed)
+            uncompressedTotal += Int64(header.count + body.count)
+        }
+        let metadata = ParquetColumnChunkMetadata(
+            physicalType: field.type.physicalType,
+            encodings: field.nullable ? [.plain, .rle] : [.plain],
+            path: [field.name],
+            codec: ParquetCompressionCodec.zstd.rawValue,
+            valueCount: Int64(column.count),
+            totalUncompressedSize: uncompressedTotal,
+            totalCompressedSize: Int64(chunk.count),
+            dataPageOffset: fileOffset,
+            statistics: ParquetColumnStatistics(of: column)
+        )
+        return (chunk, metadata)
+    }
+
+    /// Splits the rows into pages of about `pageSizeLimit` uncompressed bytes
+    /// (at least one page, so that even an empty chunk has a page to point at).
+    func pageRanges(_ column: ParquetColumnData, nullable: Bool) -> [Range<Int>] {
+        let limitBits = pageSizeLimit * 8
+        let levelBits = nullable ? 1 : 0
+        var ranges: [Range<Int>] = []
+        var start = 0
+        var bits = 0
+        func add(_ rowIndex: Int, _ valueBits: Int) {
+            bits += valueBits + levelBits
+            if bits >= limitBits {
+                ranges.append(start..<rowIndex + 1)
+                start = rowIndex + 1
+                bits = 0
+            }
+        }
+        switch column {
+        case .boolean(let values):
+            for (rowIndex, value) in values.enumerated() { add(rowIndex, value == nil ? 0 : 1) }
+        case .int32(let values):
+            for (rowIndex, value) in values.enumerated() { add(rowIndex, value == nil ? 0 : 32) }
+        case .int64(let values):
+            for (rowIndex, value) in values.enumerated() { add(rowIndex, value == nil ? 0 : 64) }
+        case .double(let values):
+            for (rowIndex, value) in values.enumerated() { add(rowIndex, value == nil ? 0 : 64) }
+        case .string(let values):
+            for (rowIndex, value) in values.enumerated() { add(rowIndex, value.map { 32 + 8 * $0.utf8.count } ?? 0) }
+        }
+        if start < column.count || ranges.isEmpty { ranges.append(start..<column.count) }
+        return ranges
+    }
+
+    private func definedFlags(_ column: ParquetColumnData, rows: Range<Int>) -> [Bool] {
+        switch column {
+        case .boolean(let values): values[rows].map { $0 != nil }
+        case .int32(let values): values[rows].map { $0 != nil }
+        case .int64(let values): values[rows].map { $0 != nil }
+        case .double(let values): values[rows].map { $0 != nil }
+        case .string(let values): values[rows].map { $0 != nil }
+        }
+    }
+}

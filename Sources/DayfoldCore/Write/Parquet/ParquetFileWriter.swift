@@ -1,0 +1,159 @@
+import Foundation
+
+/// Writes a flat, ZSTD-compressed Parquet file one row group at a time.
+///
+/// Each row group is encoded and written as soon as it is handed over; only
+/// its metadata stays in memory, so a file can be larger than memory. The
+/// footer is written by `close()` — before that the file is not readable.
+/// The same fields and row groups always give byte-identical files.
+///
+/// ```
+/// let writer = try ParquetFileWriter(path: "days.parquet", fields: [
+///     ParquetField(name: "day", type: .date, nullable: false),
+///     ParquetField(name: "steps", type: .int64, nullable: true),
+/// ])
+/// try writer.writeRowGroup([.int32([20_000, 20_001]), .int64([8_000, nil])])
+/// try writer.close()
+/// ```
+public final class ParquetFileWriter {
+    /// Magic bytes that open and close every Parquet file.
+    static let magic: [UInt8] = Array("PAR1".utf8)
+
+    public let path: String
+    public let fields: [ParquetField]
+    private var handle: FileHandle?
+    private var offset: Int64 = 0
+    private var rowGroups: [ParquetRowGroupMetadata] = []
+    private let columnWriter: ParquetColumnChunkWriter
+
+    /// Creates (or truncates) the file at `path` and writes the leading magic.
+    /// Throws if `fields` is empty, has an empty or repeated name, or the file cannot be created.
+    public convenience init(path: String, fields: [ParquetField]) throws {
+        try self.init(path: path, fields: fields, pageSizeLimit: ParquetColumnChunkWriter.defaultPageSizeLimit)
+    }
+
+    /// As `init(path:fields:)`, with a page size limit (tests use small pages to exercise splitting).
+    init(path: String, fields: [ParquetField], pageSizeLimit: Int) throws(ParquetError) {
+        self.path = path
+        self.fields = fields
+        self.columnWriter = ParquetColumnChunkWriter(pageSizeLimit: max(1, pageSizeLimit))
+        guard !fields.isEmpty else {
+            throw ParquetError(
+                .invalidArgument, path: path, operation: "create", detail: "a Parquet file needs at least one field")
+        }
+        var seen: Set<String> = []
+        for field in fields {
+            guard !field.name.isEmpty, seen.insert(field.name).inserted else {
+                throw ParquetError(
+                    .invalidArgument, path: path, operation: "create",
+                    detail: field.name.isEmpty ? "a field has an empty name" : "field \"\(field.name)\" appears twice"
+                )
+            }
+        }
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw ParquetError(.io, path: path, operation: "create", detail: "cannot create the file")
+        }
+        do {
+            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        } catch {
+            throw ParquetError(.io, path: path, operation: "open for writing", detail: "\(error)")
+        }
+        try write(Self.magic, operation: "write header")
+    }
+
+    deinit {
+        try? handle?.close()
+    }
+
+    /// Encodes and writes one row group: one column per field, in field order,
+    /// all with the same number of rows. Throws on a count or type mismatch, a
+    /// NULL in a non-nullable column, or an I/O failure. An empty row group is skipped.
+    public func writeRowGroup(_ columns: [ParquetColumnData]) throws {
+        try writeRowGroupTyped(columns)
+    }
+
+    private func writeRowGroupTyped(_ columns: [ParquetColumnData]) throws(ParquetError) {
+        let operation = "writeRowGroup"
+        guard handle != nil else {
+            throw ParquetError(
+                .invalidArgument, path: path, operation: operation, detail: "the writer is already closed")
+        }
+        guard columns.count == fields.count else {
+            throw ParquetError(
+                .invalidArgument, path: path, operation: operation,
+                detail: "got \(columns.count) columns for \(fields.count) fields"
+            )
+        }
+        let rowCount = columns[0].count
+        for (field, column) in zip(fields, columns) {
+            guard column.physicalType == field.type.physicalType else {
+                throw ParquetError(
+                    .invalidArgument, path: path, operation: operation,
+                    detail: "column \"\(field.name)\" is \(field.type) but got \(column.physicalType.name) values"
+                )
+            }
+            guard column.count == rowCount else {
+                throw ParquetError(
+                    .invalidArgument, path: path, operation: operation,
+                    detail:
+                        "column \"\(field.name)\" has \(column.count) rows, expected \(rowCount) like \"\(fields[0].name)\""
+                )
+            }
+            if !field.nullable && column.nullCount > 0 {
+                throw ParquetError(
+                    .invalidArgument, path: path, operation: operation,
+                    detail: "column \"\(field.name)\" is not nullable but holds \(column.nullCount) NULLs"
+                )
+            }
+        }
+        guard rowCount > 0 else { return }
+        guard let ordinal = Int16(exactly: rowGroups.count) else {
+            throw ParquetError(.invalidArgument, path: path, operation: operation, detail: "more than 32767 row groups")
+        }
+        var chunks: [ParquetColumnChunkMetadata] = []
+        for (field, column) in zip(fields, columns) {
+            let (bytes, metadata) = try columnWriter.encode(column, field: field, fileOffset: offset, path: path)
+            try write(bytes, operation: "write column \"\(field.name)\"")
+            chunks.append(metadata)
+        }
+        rowGroups.append(ParquetRowGroupMetadata(columns: chunks, rowCount: Int64(rowCount), ordinal: ordinal))
+    }
+
+    /// Writes the footer (file metadata, its length, the closing magic) and
+    /// closes the file. Closing twice is an error.
+    public func close() throws {
+        try closeTyped()
+    }
+
+    private func closeTyped() throws(ParquetError) {
+        guard let handle else {
+            throw ParquetError(.invalidArgument, path: path, operation: "close", detail: "the writer is already closed")
+        }
+        let footer = ParquetFileMetadata(fields: fields, rowGroups: rowGroups, createdBy: ParquetFileMetadata.createdBy)
+            .encoded()
+        var tail = footer
+        ParquetPlainEncoder.appendLittleEndian(UInt64(footer.count), width: 4, &tail)
+        tail.append(contentsOf: Self.magic)
+        try write(tail, operation: "write footer")
+        self.handle = nil
+        do {
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            throw ParquetError(.io, path: path, operation: "close", detail: "\(error)")
+        }
+    }
+
+    private func write(_ bytes: [UInt8], operation: String) throws(ParquetError) {
+        guard let handle else {
+            throw ParquetError(
+                .invalidArgument, path: path, operation: operation, detail: "the writer is already closed")
+        }
+        do {
+            try handle.write(contentsOf: Data(bytes))
+        } catch {
+            throw ParquetError(.io, path: path, operation: operation, detail: "\(error)")
+        }
+        offset += Int64(bytes.count)
+    }
+}

@@ -13,6 +13,7 @@ enum Usage {
         COMMANDS
           run        Run a pipeline: read a drop, compute, publish reports atomically.
           validate   Read a drop and print per-file accounting and reject reasons.
+          inspect    Print a Parquet snapshot's schema, row groups, codec and first rows.
           help       Show help for a command (same as <command> --help).
 
         EXAMPLES
@@ -42,15 +43,31 @@ enum Usage {
           --max-memory SIZE    Memory budget, e.g. 512M (pipeline key max_memory).
           --progress MODE      auto|always|never: per-stage progress on stderr
                                (auto: only when stderr is a terminal).
+          --debug-tables       Also write every snapshot table as CSV under DIR/debug/.
           -h, --help           Show this help.
 
         OUTPUTS (in DIR)
           reports/coach_daily_summary.csv, reports/streaks.csv,
           reports/risk_signals.csv, reports/progress_ranges.csv,
+          snapshots/{relationship_days,client_days,adherence_events,streaks,
+                     risk_signals,progress_ranges}.parquet  (ZSTD)
           rejects/rejects.csv, manifest.json
 
         EXAMPLE
           dayfold run Pipelines/sample.json --as-of 2026-03-31T18:00:00Z --output /tmp/out
+        """
+
+    static let inspect = """
+        dayfold inspect — show what a Parquet snapshot holds.
+
+        USAGE
+          dayfold inspect FILE.parquet [--rows N]
+
+        Prints the schema (names, types, nullability), row count, row groups with
+        their sizes, the compression codec and the first N rows (default 5).
+
+        EXAMPLE
+          dayfold inspect Outputs/sample/snapshots/streaks.parquet --rows 3
         """
 
     static let validate = """

@@ -18,7 +18,8 @@ func asOfInstant(_ text: String?) throws -> ParsedInstant {
 }
 
 func runCommand(_ argv: [String]) throws -> Int32 {
-    let args = try Arguments(argv, valued: ["--input", "--output", "--as-of", "--max-memory", "--progress"], bare: [])
+    let args = try Arguments(
+        argv, valued: ["--input", "--output", "--as-of", "--max-memory", "--progress"], bare: ["--debug-tables"])
     if args.flags.contains("--help") {
         print(Usage.run)
         return 0
@@ -41,6 +42,7 @@ func runCommand(_ argv: [String]) throws -> Int32 {
     let output = args.options["--output"] ?? config.output ?? "Outputs/\(config.name)"
     let asOf = try asOfInstant(args.options["--as-of"])
     var runner = PipelineRunner(config: config, input: input, output: output, asOf: asOf)
+    runner.debugTables = args.flags.contains("--debug-tables")
     let mode = args.options["--progress"] ?? "auto"
     let showProgress = mode == "always" || (mode == "auto" && isatty(STDERR_FILENO) != 0)
     if showProgress { runner.onStage = { writeError("dayfold: \($0)…") } }
@@ -76,6 +78,20 @@ func validateCommand(_ argv: [String]) throws -> Int32 {
     return exceeded ? 3 : 0
 }
 
+func inspectCommand(_ argv: [String]) throws -> Int32 {
+    let args = try Arguments(argv, valued: ["--rows"], bare: [])
+    if args.flags.contains("--help") {
+        print(Usage.inspect)
+        return 0
+    }
+    guard args.positionals.count == 1, let path = args.positionals.first else {
+        throw DayfoldError(.usage, "inspect needs exactly one Parquet file", fix: "dayfold inspect OUT/snapshots/streaks.parquet")
+    }
+    let rows = Int(args.options["--rows"] ?? "5") ?? 5
+    print(try SnapshotInspector.describe(path: path, rows: rows))
+    return 0
+}
+
 func main() -> Int32 {
     let argv = Array(CommandLine.arguments.dropFirst())
     guard let command = argv.first else {
@@ -91,11 +107,13 @@ func main() -> Int32 {
             switch argv.dropFirst().first {
             case "run": print(Usage.run)
             case "validate": print(Usage.validate)
+            case "inspect": print(Usage.inspect)
             default: print(Usage.main)
             }
             return 0
         case "run": return try runCommand(Array(argv.dropFirst()))
         case "validate": return try validateCommand(Array(argv.dropFirst()))
+        case "inspect": return try inspectCommand(Array(argv.dropFirst()))
         default:
             throw DayfoldError(.usage, "unknown command \"\(command)\"", fix: "run `dayfold --help` to see the commands")
         }

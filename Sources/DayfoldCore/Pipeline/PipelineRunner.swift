@@ -6,6 +6,8 @@ public struct PipelineRunner {
     public var input: String
     public var output: String
     public var asOf: ParsedInstant
+    /// Also write every snapshot table as CSV under `debug/` (for checks).
+    public var debugTables = false
     /// Called with a stage name as each stage starts (progress on a terminal).
     public var onStage: (String) -> Void = { _ in }
 
@@ -54,18 +56,38 @@ public struct PipelineRunner {
         let publisher = try OutputPublisher(destination: output)
         do {
             var outputs: [(String, Int, String)] = []
-            func write(_ relative: String, _ header: [String], _ rows: [[String?]]) throws {
-                var writer = CSVReportWriter(path: publisher.path(relative), header: header)
-                for row in rows { writer.append(row: row) }
-                try writer.finish()
-                outputs.append((relative, writer.rows, try SHA256Hasher.hex(file: publisher.path(relative))))
+            func record(_ relative: String, _ rows: Int) throws {
+                outputs.append((relative, rows, try SHA256Hasher.hex(file: publisher.path(relative))))
             }
-            try write("reports/coach_daily_summary.csv", ReportTables.coachDailySummaryHeader, ReportTables.coachDailySummary(result))
-            try write("reports/progress_ranges.csv", ReportTables.progressHeader, ReportTables.progressRanges(result))
-            try write("reports/risk_signals.csv", ReportTables.riskSignalsHeader, ReportTables.riskSignals(result))
-            try write("reports/streaks.csv", ReportTables.streaksHeader, ReportTables.streaks(result))
-            try write("rejects/rejects.csv", ReportTables.rejectsHeader, ReportTables.rejects(drop))
-            lap("write")
+            let reports: [(String, OutputTable)] = [
+                ("reports/coach_daily_summary.csv", ReportTables.relationshipDays(result, name: "coach_daily_summary")),
+                ("reports/progress_ranges.csv", ReportTables.progressRanges(result)),
+                ("reports/risk_signals.csv", ReportTables.riskSignals(result)),
+                ("reports/streaks.csv", ReportTables.streaks(result)),
+            ]
+            for (relative, table) in reports {
+                try record(relative, try TableWriters.writeCSV(table, to: publisher.path(relative)))
+            }
+            let rejects = try CSVReportWriter(path: publisher.path("rejects/rejects.csv"), header: ReportTables.rejectsHeader)
+            for row in ReportTables.rejects(drop) { try rejects.append(row: row) }
+            try rejects.finish()
+            try record("rejects/rejects.csv", rejects.rows)
+            lap("write reports")
+            onStage("snapshots")
+            let snapshots = [
+                ReportTables.adherenceEvents(result), ReportTables.clientDays(result), ReportTables.progressRanges(result),
+                ReportTables.relationshipDays(result), ReportTables.riskSignals(result), ReportTables.streaks(result),
+            ]
+            try FileManager.default.createDirectory(atPath: publisher.path("snapshots"), withIntermediateDirectories: true)
+            for table in snapshots {
+                let relative = "snapshots/\(table.name).parquet"
+                try record(relative, try TableWriters.writeParquet(table, to: publisher.path(relative)))
+                if debugTables {
+                    let csv = "debug/\(table.name).csv"
+                    try TableWriters.writeCSV(table, to: publisher.path(csv))
+                }
+            }
+            lap("write snapshots")
             result.timings = timings
             let manifest = Manifest(
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: drop.accounts,

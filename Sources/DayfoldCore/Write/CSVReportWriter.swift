@@ -1,55 +1,63 @@
 import Foundation
 
 /// Writes an RFC 4180 CSV file with a header row; NULL is an empty field.
+/// Output is buffered and streamed to the file, so memory stays flat.
 /// Cells a spreadsheet would run as a formula (leading `=`, `+`, `-`, `@`,
 /// tab or CR, and not a number) get a leading `'`: the CSV-injection guard.
-public struct CSVReportWriter {
-    private var output: [UInt8] = []
+public final class CSVReportWriter {
+    private var buffer: [UInt8] = []
+    private let handle: FileHandle
     private let path: String
     public private(set) var rows = 0
 
-    public init(path: String, header: [String]) {
+    public init(path: String, header: [String]) throws {
         self.path = path
-        append(row: header)
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw DayfoldError(.output, "cannot create \(path)", fix: "check that the output folder is writable")
+        }
+        handle = try FileHandle(forWritingTo: url)
+        buffer.reserveCapacity(1 << 20)
+        try append(row: header)
         rows = 0
     }
 
-    public mutating func append(row: [String?]) {
+    public func append(row: [String?]) throws {
         for (position, cell) in row.enumerated() {
-            if position > 0 { output.append(0x2C) }
-            if let cell { output.append(contentsOf: CSVReportWriter.escape(cell)) }
+            if position > 0 { buffer.append(0x2C) }
+            if let cell { CSVReportWriter.escape(cell, into: &buffer) }
         }
-        output.append(0x0A)
+        buffer.append(0x0A)
         rows += 1
+        if buffer.count >= 1 << 20 { try flush() }
     }
 
-    static func escape(_ cell: String) -> [UInt8] {
+    private func flush() throws {
+        try handle.write(contentsOf: buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    static func escape(_ cell: String, into output: inout [UInt8]) {
         var text = cell
         if let first = text.utf8.first, [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains(first), Double(text) == nil {
             text = "'" + text
         }
         let needsQuotes = text.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-        guard needsQuotes else { return Array(text.utf8) }
-        var bytes: [UInt8] = [0x22]
-        for byte in text.utf8 {
-            if byte == 0x22 { bytes.append(0x22) }
-            bytes.append(byte)
+        guard needsQuotes else {
+            output.append(contentsOf: text.utf8)
+            return
         }
-        bytes.append(0x22)
-        return bytes
+        output.append(0x22)
+        for byte in text.utf8 {
+            if byte == 0x22 { output.append(0x22) }
+            output.append(byte)
+        }
+        output.append(0x22)
     }
 
     public func finish() throws {
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(output).write(to: url)
+        try flush()
+        try handle.close()
     }
-}
-
-extension Optional where Wrapped == Double {
-    var cell: String? { map(formatNumber) }
-}
-
-extension Optional where Wrapped == LocalDate {
-    var cell: String? { map(\.description) }
 }

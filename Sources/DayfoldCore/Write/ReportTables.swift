@@ -1,84 +1,168 @@
-/// The four CSV reports and the rejects file (SPEC §7), column names and
-/// order exactly as the spec lists them, rows sorted by their keys.
+/// The output tables of SPEC §7, column names and order exactly as the spec
+/// lists them, rows sorted by their keys (SPEC §9 Output form).
 public enum ReportTables {
-    public static let coachDailySummaryHeader = [
-        "relationship_id", "client_user_id", "local_date", "timezone", "tasks_total", "scored", "completed", "skipped",
-        "missed", "open", "excluded", "info_cards", "adherence", "day_state", "streak_length",
-    ]
-    public static let streaksHeader = [
-        "relationship_id", "client_user_id", "as_of_date", "current_streak_days", "current_streak_start",
-        "longest_streak_days", "longest_streak_start", "longest_streak_end", "last_kept_date", "adherence_7d",
-        "adherence_30d", "adherence_90d",
-    ]
-    public static let riskSignalsHeader = [
-        "relationship_id", "client_user_id", "as_of_date", "signal", "severity", "window_from", "window_to", "evidence",
-        "explanation",
-    ]
-    public static let progressHeader = [
-        "user_id", "metric", "window_days", "window_from", "window_to", "requested_source", "source", "fallback_reason",
-        "days_with_data", "total", "average", "min", "max", "target", "target_provenance", "percent_of_target",
-        "coverage_label",
-    ]
-    public static let rejectsHeader = ["file", "line", "kind", "reason", "raw"]
-
     /// Relationship indexes in report order (by id bytes).
     static func relationshipOrder(_ result: RunResult) -> [Int] {
         result.drop.relationships.indices.sorted { bytesLess(result.drop.relationships[$0].id, result.drop.relationships[$1].id) }
     }
 
-    public static func coachDailySummary(_ result: RunResult) -> [[String?]] {
-        var rows: [[String?]] = []
+    /// `relationship_days` (the snapshot) and `coach_daily_summary.csv` (the report).
+    public static func relationshipDays(_ result: RunResult, name: String = "relationship_days") -> OutputTable {
+        var rows: [(Int, Int)] = []
         for index in relationshipOrder(result) {
-            let relationship = result.drop.relationships[index]
-            for day in result.relationshipDays[index] {
-                rows.append([
-                    relationship.id, relationship.clientUserID, day.date.description, day.timezone, String(day.tasksTotal),
-                    String(day.scored), String(day.completed), String(day.skipped), String(day.missed), String(day.open),
-                    String(day.excluded), String(day.infoCards), day.adherence.cell, day.state.rawValue,
-                    String(day.streakLength),
-                ])
-            }
+            for position in result.relationshipDays[index].indices { rows.append((index, position)) }
         }
-        return rows
-    }
-
-    public static func streaks(_ result: RunResult) -> [[String?]] {
-        let order = Dictionary(uniqueKeysWithValues: relationshipOrder(result).enumerated().map { ($1, $0) })
-        return result.streaks.sorted { (order[$0.relationship] ?? 0) < (order[$1.relationship] ?? 0) }.map { streak in
-            let relationship = result.drop.relationships[streak.relationship]
+        let fields = [
+            field("relationship_id", .string), field("client_user_id", .string), field("local_date", .date),
+            field("timezone", .string), field("tasks_total", .int64), field("scored", .int64), field("completed", .int64),
+            field("skipped", .int64), field("missed", .int64), field("open", .int64), field("excluded", .int64),
+            field("info_cards", .int64), field("adherence", .double, nullable: true), field("day_state", .string),
+            field("streak_length", .int64),
+        ]
+        return OutputTable(name: name, fields: fields, rowCount: rows.count) { rowIndex in
+            let (index, position) = rows[rowIndex]
+            let relationship = result.drop.relationships[index]
+            let day = result.relationshipDays[index][position]
             return [
-                relationship.id, relationship.clientUserID, streak.asOfDate.description, String(streak.currentDays),
-                streak.currentStart.cell, String(streak.longestDays), streak.longestStart.cell, streak.longestEnd.cell,
-                streak.lastKept.cell, streak.adherence7.cell, streak.adherence30.cell, streak.adherence90.cell,
+                .string(relationship.id), .string(relationship.clientUserID), .date(day.date), .string(day.timezone),
+                .int(Int64(day.tasksTotal)), .int(Int64(day.scored)), .int(Int64(day.completed)),
+                .int(Int64(day.skipped)), .int(Int64(day.missed)), .int(Int64(day.open)), .int(Int64(day.excluded)),
+                .int(Int64(day.infoCards)), .double(day.adherence), .string(day.state.rawValue),
+                .int(Int64(day.streakLength)),
             ]
         }
     }
 
-    public static func riskSignals(_ result: RunResult) -> [[String?]] {
+    public static func streaks(_ result: RunResult) -> OutputTable {
         let order = Dictionary(uniqueKeysWithValues: relationshipOrder(result).enumerated().map { ($1, $0) })
-        return result.signals.sorted {
+        let rows = result.streaks.sorted { (order[$0.relationship] ?? 0) < (order[$1.relationship] ?? 0) }
+        let fields = [
+            field("relationship_id", .string), field("client_user_id", .string), field("as_of_date", .date),
+            field("current_streak_days", .int64), field("current_streak_start", .date, nullable: true),
+            field("longest_streak_days", .int64), field("longest_streak_start", .date, nullable: true),
+            field("longest_streak_end", .date, nullable: true), field("last_kept_date", .date, nullable: true),
+            field("adherence_7d", .double, nullable: true), field("adherence_30d", .double, nullable: true),
+            field("adherence_90d", .double, nullable: true),
+        ]
+        return OutputTable(name: "streaks", fields: fields, rowCount: rows.count) { rowIndex in
+            let streak = rows[rowIndex]
+            let relationship = result.drop.relationships[streak.relationship]
+            return [
+                .string(relationship.id), .string(relationship.clientUserID), .date(streak.asOfDate),
+                .int(Int64(streak.currentDays)), .date(streak.currentStart), .int(Int64(streak.longestDays)),
+                .date(streak.longestStart), .date(streak.longestEnd), .date(streak.lastKept), .double(streak.adherence7),
+                .double(streak.adherence30), .double(streak.adherence90),
+            ]
+        }
+    }
+
+    public static func riskSignals(_ result: RunResult) -> OutputTable {
+        let order = Dictionary(uniqueKeysWithValues: relationshipOrder(result).enumerated().map { ($1, $0) })
+        let rows = result.signals.sorted {
             let left = order[$0.relationship] ?? 0
             let right = order[$1.relationship] ?? 0
             return left != right ? left < right : bytesLess($0.signal, $1.signal)
-        }.map { signal in
+        }
+        let fields = [
+            field("relationship_id", .string), field("client_user_id", .string), field("as_of_date", .date),
+            field("signal", .string), field("severity", .string), field("window_from", .date), field("window_to", .date),
+            field("evidence", .string), field("explanation", .string),
+        ]
+        return OutputTable(name: "risk_signals", fields: fields, rowCount: rows.count) { rowIndex in
+            let signal = rows[rowIndex]
             let relationship = result.drop.relationships[signal.relationship]
             return [
-                relationship.id, relationship.clientUserID, signal.asOfDate.description, signal.signal, signal.severity,
-                signal.windowFrom.description, signal.windowTo.description, signal.evidence, signal.explanation,
+                .string(relationship.id), .string(relationship.clientUserID), .date(signal.asOfDate), .string(signal.signal),
+                .string(signal.severity), .date(signal.windowFrom), .date(signal.windowTo), .string(signal.evidence),
+                .string(signal.explanation),
             ]
         }
     }
 
-    public static func progressRanges(_ result: RunResult) -> [[String?]] {
-        result.progress.map { row in
-            [
-                row.user, row.metric.rawValue, String(row.windowDays), row.windowFrom.description, row.windowTo.description,
-                row.requestedSource.rawValue, row.source, row.fallbackReason, String(row.daysWithData), row.total.cell,
-                row.average.cell, row.min.cell, row.max.cell, row.target.cell, row.targetProvenance,
-                row.percentOfTarget.cell, row.coverageLabel,
+    public static func progressRanges(_ result: RunResult) -> OutputTable {
+        let fields = [
+            field("user_id", .string), field("metric", .string), field("window_days", .int64), field("window_from", .date),
+            field("window_to", .date), field("requested_source", .string), field("source", .string),
+            field("fallback_reason", .string, nullable: true), field("days_with_data", .int64),
+            field("total", .double, nullable: true), field("average", .double, nullable: true),
+            field("min", .double, nullable: true), field("max", .double, nullable: true),
+            field("target", .double, nullable: true), field("target_provenance", .string, nullable: true),
+            field("percent_of_target", .double, nullable: true), field("coverage_label", .string),
+        ]
+        return OutputTable(name: "progress_ranges", fields: fields, rowCount: result.progress.count) { rowIndex in
+            let row = result.progress[rowIndex]
+            return [
+                .string(row.user), .string(row.metric.rawValue), .int(Int64(row.windowDays)), .date(row.windowFrom),
+                .date(row.windowTo), .string(row.requestedSource.rawValue), .string(row.source), .string(row.fallbackReason),
+                .int(Int64(row.daysWithData)), .double(row.total), .double(row.average), .double(row.min),
+                .double(row.max), .double(row.target), .string(row.targetProvenance), .double(row.percentOfTarget),
+                .string(row.coverageLabel),
             ]
         }
     }
+
+    public static func clientDays(_ result: RunResult) -> OutputTable {
+        var rows: [(Int, Int)] = []
+        for (tableIndex, table) in result.clientTables.enumerated() {
+            for position in table.days.indices { rows.append((tableIndex, position)) }
+        }
+        let fields = [
+            field("user_id", .string), field("local_date", .date), field("timezone", .string),
+            field("journal_entries", .int64), field("journal_energy_kcal", .double, nullable: true),
+            field("journal_protein_g", .double, nullable: true), field("journal_carbs_g", .double, nullable: true),
+            field("journal_fat_g", .double, nullable: true), field("health_records", .int64),
+            field("health_energy_kcal", .double, nullable: true), field("health_protein_g", .double, nullable: true),
+            field("health_carbs_g", .double, nullable: true), field("health_fat_g", .double, nullable: true),
+            field("water_ml", .double, nullable: true), field("steps", .double, nullable: true),
+            field("body_mass_kg", .double, nullable: true),
+        ]
+        return OutputTable(name: "client_days", fields: fields, rowCount: rows.count) { rowIndex in
+            let (tableIndex, position) = rows[rowIndex]
+            let table = result.clientTables[tableIndex]
+            let day = table.days[position]
+            return [
+                .string(table.user), .date(day.date), .string(day.timezone), .int(Int64(day.journalEntries)),
+                .double(day.journal[0]), .double(day.journal[1]), .double(day.journal[2]), .double(day.journal[3]),
+                .int(Int64(day.healthRecords)), .double(day.health[0]), .double(day.health[1]), .double(day.health[2]),
+                .double(day.health[3]), .double(day.waterMl), .double(day.steps), .double(day.bodyMassKg),
+            ]
+        }
+    }
+
+    /// One adherence event per COMPLETED, SKIPPED and MISSED task (SPEC §3).
+    public static func adherenceEvents(_ result: RunResult) -> OutputTable {
+        let drop = result.drop
+        let scored = result.outcomes.filter { $0.kind == .completed || $0.kind == .skipped || $0.kind == .missed }
+        let rows = scored.sorted { left, right in
+            let a = drop.tasks[left.task]
+            let b = drop.tasks[right.task]
+            let relationshipA = drop.relationships[a.relationship].id
+            let relationshipB = drop.relationships[b.relationship].id
+            if relationshipA != relationshipB { return bytesLess(relationshipA, relationshipB) }
+            if a.localDate != b.localDate { return a.localDate < b.localDate }
+            return bytesLess(a.id, b.id)
+        }
+        let fields = [
+            field("event_id", .string), field("daily_task_instance_id", .string), field("relationship_id", .string),
+            field("client_user_id", .string), field("local_date", .date), field("task_kind", .string),
+            field("event_type", .string), field("score", .double), field("occurred_at", .timestampMicros),
+            field("late", .boolean), field("superseded_version", .boolean), field("skip_reason", .string, nullable: true),
+        ]
+        return OutputTable(name: "adherence_events", fields: fields, rowCount: rows.count) { rowIndex in
+            let outcome = rows[rowIndex]
+            let task = drop.tasks[outcome.task]
+            let relationship = drop.relationships[task.relationship]
+            let type = outcome.kind?.rawValue ?? ""
+            return [
+                .string(SHA256Hasher.hex("\(task.id)|\(type)")), .string(task.id), .string(relationship.id),
+                .string(relationship.clientUserID), .date(task.localDate), .string(task.kind), .string(type),
+                .double(outcome.kind == .completed ? 1 : 0), .timestamp(outcome.occurredAt), .bool(outcome.late),
+                .bool(outcome.supersededVersion), .string(outcome.kind == .skipped ? outcome.skipReason : nil),
+            ]
+        }
+    }
+
+    public static let rejectsHeader = ["file", "line", "kind", "reason", "raw"]
 
     public static func rejects(_ drop: IngestedDrop) -> [[String?]] {
         drop.rejects.enumerated().sorted {

@@ -23,6 +23,22 @@ import Testing
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
+    @Test(arguments: ["client_days", "adherence_events"])
+    func debugTableMatchesTheWorkedExample(table: String) throws {
+        let output = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let run = try DayfoldProcess.run([
+            "run", Self.root.appendingPathComponent("pipeline.json").path, "--input",
+            Self.root.appendingPathComponent("drop").path, "--output", output.appendingPathComponent("out").path,
+            "--as-of", Self.asOf, "--debug-tables",
+        ])
+        #expect(run.status == 0, "dayfold run failed: \(run.stderr)")
+        let problems = try ReportComparison.differences(
+            report: table, expected: Self.root.appendingPathComponent("expected/debug/\(table).csv"),
+            actual: output.appendingPathComponent("out/debug/\(table).csv"))
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
     @Test func rejectsCarryFileLineAndReason() throws {
         let output = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: output) }

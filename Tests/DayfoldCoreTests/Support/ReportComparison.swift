@@ -13,6 +13,8 @@ enum ReportComparison {
         "risk_signals": ["relationship_id", "signal"],
         "progress_ranges": ["user_id", "metric", "window_days"],
         "rejects": ["file", "line"],
+        "client_days": ["user_id", "local_date"],
+        "adherence_events": ["daily_task_instance_id"],
     ]
     static let freeText: Set<String> = ["explanation", "coverage_label", "evidence", "raw"]
 
@@ -30,7 +32,10 @@ enum ReportComparison {
 
     static func sameValue(_ expected: String?, _ actual: String?) -> Bool {
         if expected == actual { return true }
-        guard let expected, let actual, let left = Double(expected), let right = Double(actual) else { return false }
+        guard let expected, let actual else { return false }
+        // Instants written with or without trailing zero microseconds are the same instant.
+        if let left = parseAsOf(expected), let right = parseAsOf(actual) { return left.instant == right.instant }
+        guard let left = Double(expected), let right = Double(actual) else { return false }
         return abs(left - right) <= 1e-9 * max(abs(left), abs(right), 1e-300)
     }
 

@@ -68,7 +68,7 @@ func validateCommand(_ argv: [String]) throws -> Int32 {
     var config = PipelineConfig()
     if let path = args.options["--pipeline"] { config = try PipelineConfig.load(path: path) }
     let asOf = try asOfInstant(args.options["--as-of"])
-    let drop = try PipelineRunner.ingest(input: input, config: config, asOf: asOf)
+    let drop = try PipelineRunner.ingest(input: input, config: config, asOf: asOf, retainRows: false)
     if args.flags.contains("--json") {
         print(ValidationReport.json(drop))
     } else {

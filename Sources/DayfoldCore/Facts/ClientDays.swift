@@ -48,7 +48,7 @@ public enum ClientDayBuilder {
     static func users(_ drop: IngestedDrop) -> [String] {
         var users = Set(drop.relationships.map(\.clientUserID))
         users.formUnion(drop.journal.map(\.userID))
-        users.formUnion(drop.health.map(\.userID))
+        users.formUnion(drop.healthDays.keys)
         users.formUnion(drop.failedImports)
         return users.sorted(by: bytesLess)
     }
@@ -59,16 +59,12 @@ public enum ClientDayBuilder {
         for entry in drop.journal {
             journalByUser[entry.userID, default: []].append((zones.localDate(entry.userID, entry.cookedAt), entry))
         }
-        var healthByUser: [String: [(LocalDate, HealthSample)]] = [:]
-        for sample in drop.health {
-            healthByUser[sample.userID, default: []].append((zones.localDate(sample.userID, sample.start), sample))
-        }
         var tables: [ClientTable] = []
         for user in users(drop) {
             let today = zones.zones.localDate(zones.zone(user, at: asOf), asOf.instant)
             let journal = journalByUser[user] ?? []
-            let health = healthByUser[user] ?? []
-            guard let first = (journal.map(\.0) + health.map(\.0)).min(), first <= today else {
+            let health = drop.healthDays[user] ?? [:]
+            guard let first = (journal.map(\.0) + health.keys).min(), first <= today else {
                 tables.append(ClientTable(user: user, today: today, days: []))
                 continue
             }
@@ -94,28 +90,14 @@ public enum ClientDayBuilder {
                     }
                 }
             }
-            var stepsBySource: [Int: [Int: Double]] = [:]
-            var latestMass: [Int: (Instant, Instant, Int, Double)] = [:]
-            for (date, sample) in health {
+            for (date, aggregate) in health {
                 guard let position = slot(date) else { continue }
-                days[position].healthRecords += 1
-                switch sample.metric {
-                case .energyKcal: days[position].health[0] = (days[position].health[0] ?? 0) + sample.value
-                case .proteinG: days[position].health[1] = (days[position].health[1] ?? 0) + sample.value
-                case .carbsG: days[position].health[2] = (days[position].health[2] ?? 0) + sample.value
-                case .fatG: days[position].health[3] = (days[position].health[3] ?? 0) + sample.value
-                case .waterMl: days[position].waterMl = (days[position].waterMl ?? 0) + sample.value
-                case .steps: stepsBySource[position, default: [:]][sample.source, default: 0] += sample.value
-                case .bodyMassKg:
-                    let key = (sample.start.instant, sample.end ?? sample.start.instant, sample.order, sample.value)
-                    if let current = latestMass[position], (current.0, current.1, current.2) > (key.0, key.1, key.2) {
-                        continue
-                    }
-                    latestMass[position] = key
-                }
+                days[position].healthRecords = aggregate.records
+                days[position].health = aggregate.dietary
+                days[position].waterMl = aggregate.waterMl
+                days[position].steps = aggregate.steps
+                days[position].bodyMassKg = aggregate.bodyMass?.value
             }
-            for (position, sums) in stepsBySource { days[position].steps = sums.values.max() }
-            for (position, mass) in latestMass { days[position].bodyMassKg = mass.3 }
             tables.append(ClientTable(user: user, today: today, days: days))
         }
         return tables

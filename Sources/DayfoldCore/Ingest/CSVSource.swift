@@ -6,6 +6,8 @@ struct CSVSource {
     let relativePath: String
     let absolutePath: String
     let kind: String
+    /// Keep each rejected row's text (`validate` needs only file, line and reason).
+    var keepRaw = true
 
     /// Columns of a kind: name and whether a value is required.
     struct Column {
@@ -46,7 +48,8 @@ struct CSVSource {
                 func reject(_ reason: String) {
                     account.rejected += 1
                     rejects.append(
-                        RejectedRecord(file: relativePath, line: record.line, kind: kind, reason: reason, raw: record.raw))
+                        RejectedRecord(
+                            file: relativePath, line: record.line, kind: kind, reason: reason, raw: keepRaw ? record.raw : ""))
                 }
                 if let missingRequired {
                     reject("missing_column:\(missingRequired)")
@@ -106,6 +109,12 @@ struct CSVRow {
     mutating func text(_ column: Int) -> String? {
         guard let index = present(column) else { return nil }
         return record.string(index)
+    }
+
+    /// The field's raw bytes, without validation (nil for NULL or an absent column).
+    func slice(_ column: Int) -> ArraySlice<UInt8>? {
+        guard let index = fieldIndex(column) else { return nil }
+        return record.slice(index)
     }
 
     mutating func date(_ column: Int) -> LocalDate? {

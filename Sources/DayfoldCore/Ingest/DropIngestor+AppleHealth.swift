@@ -6,11 +6,16 @@ extension DropIngestor {
     func readHealthXML() throws {
         for (user, file) in layout.healthXML {
             let account = openAccount(file, kind: "health")
-            let samplesBefore = drop.health.count
+            let daysBefore = drop.healthDays[user]
             let rejectsBefore = drop.rejects.count
-            var claimedKeys: [String] = []
+            var claimed: [UInt64] = []
             var fileAccount = FileAccount(path: file.relativePath, kind: "health")
             var failure: (line: Int, reason: String, detail: String)?
+            let userBytes = ArraySlice(Array(user.utf8))
+            func bytes(_ text: String?) -> ArraySlice<UInt8>? {
+                guard let text, !text.isEmpty else { return nil }
+                return ArraySlice(Array(text.utf8))
+            }
             do {
                 let stream = try openByteStream(path: file.absolutePath)
                 let result = try AppleHealthXMLReader.read(stream) { element in
@@ -19,16 +24,18 @@ extension DropIngestor {
                         fileAccount.ignored += 1
                         return
                     }
-                    let fields = HealthFields(
-                        user: user, type: element.type, value: element.value, unit: element.unit,
-                        start: element.startDate, end: element.endDate, sourceName: element.sourceName, bundleID: nil)
-                    let before = healthDuplicates.count
-                    let (fate, reason) = decideHealth(fields, seen: &healthDuplicates)
-                    if healthDuplicates.count > before, let key = lastHealthKey { claimedKeys.append(key) }
-                    fileAccount.count(fate)
-                    if let reason {
+                    let row = HealthRow(
+                        user: userBytes, type: bytes(element.type), value: bytes(element.value), unit: bytes(element.unit),
+                        start: bytes(element.startDate), end: bytes(element.endDate), sourceName: bytes(element.sourceName),
+                        bundleID: nil)
+                    let decision = decideHealth(row)
+                    if let key = decision.claimed { claimed.append(key) }
+                    fileAccount.count(decision.fate)
+                    if let reason = decision.reason {
                         drop.rejects.append(
-                            RejectedRecord(file: file.relativePath, line: element.line, kind: "health", reason: reason, raw: element.raw))
+                            RejectedRecord(
+                                file: file.relativePath, line: element.line, kind: "health", reason: reason,
+                                raw: options.retainRows ? element.raw : ""))
                     }
                 }
                 if case .skipped(let root) = result {
@@ -42,13 +49,14 @@ extension DropIngestor {
             }
             if let failure {
                 // Nothing of a file that cannot be read whole is used.
-                drop.health.removeSubrange(samplesBefore...)
+                drop.healthDays[user] = daysBefore
                 drop.rejects.removeSubrange(rejectsBefore...)
-                for key in claimedKeys { healthDuplicates.remove(key) }
+                for key in claimed { health.seen.remove(key) }
                 fileAccount = FileAccount(path: file.relativePath, kind: "health")
                 fileAccount.failed = failure.detail
                 drop.failedImports.insert(user)
-                drop.rejects.append(RejectedRecord(file: file.relativePath, line: failure.line, kind: "health", reason: failure.reason, raw: ""))
+                drop.rejects.append(
+                    RejectedRecord(file: file.relativePath, line: failure.line, kind: "health", reason: failure.reason, raw: ""))
             }
             drop.accounts[account] = fileAccount
         }

@@ -2,73 +2,78 @@ import Foundation
 
 /// health/: health CSV files and Apple Health exports (SPEC §1.5, §9).
 /// Both feed one decision function so a sample is judged the same wherever
-/// it came from.
+/// it came from. Accepted samples are folded into per-user, per-day
+/// aggregates at once, so memory grows with users × days, not with rows.
 extension DropIngestor {
-    /// The text fields of one health row, from either source.
-    struct HealthFields {
-        var user: String?
-        var type: String?
-        var value: String?
-        var unit: String?
-        var start: String?
-        var end: String?
-        var sourceName: String?
-        var bundleID: String?
+    /// The fields of one health row as bytes (nil for NULL), from either source.
+    struct HealthRow {
+        var user: ArraySlice<UInt8>?
+        var type: ArraySlice<UInt8>?
+        var value: ArraySlice<UInt8>?
+        var unit: ArraySlice<UInt8>?
+        var start: ArraySlice<UInt8>?
+        var end: ArraySlice<UInt8>?
+        var sourceName: ArraySlice<UInt8>?
+        var bundleID: ArraySlice<UInt8>?
     }
 
     /// Decides a health row: its fate and, when rejected, the reason.
     /// Order: unknown type → missing value → bad instant → unknown unit →
     /// non-numeric → after as-of → self-source → exact duplicate → accepted.
-    func decideHealth(_ fields: HealthFields, seen: inout Set<String>) -> (RowFate, String?) {
-        guard let type = fields.type else { return (.rejected, "missing_column:type") }
-        guard let metric = HealthTypes.metric(forType: type) else { return (.ignored, nil) }
-        guard let user = fields.user else { return (.rejected, "missing_column:user_id") }
-        guard let valueText = fields.value else { return (.rejected, "missing_column:value") }
-        guard let unit = fields.unit else { return (.rejected, "missing_column:unit") }
-        guard let startText = fields.start else { return (.rejected, "missing_column:start") }
-        let startBytes = Array(startText.utf8)
-        guard let start = InstantParser.parse(startBytes, 0, startBytes.count) else {
-            return (.rejected, "bad_instant:start")
-        }
+    /// Returns the fingerprint it claimed when accepted (taken back if the import fails).
+    func decideHealth(_ row: HealthRow) -> (fate: RowFate, reason: String?, claimed: UInt64?) {
+        guard let type = row.type else { return (.rejected, "missing_column:type", nil) }
+        guard let metric = HealthTypes.metric(forType: type) else { return (.ignored, nil, nil) }
+        guard let userBytes = row.user else { return (.rejected, "missing_column:user_id", nil) }
+        guard let valueBytes = row.value else { return (.rejected, "missing_column:value", nil) }
+        guard let unitBytes = row.unit else { return (.rejected, "missing_column:unit", nil) }
+        guard let startBytes = row.start else { return (.rejected, "missing_column:start", nil) }
+        guard let start = InstantParser.parse(startBytes) else { return (.rejected, "bad_instant:start", nil) }
         var end: Instant?
-        if let endText = fields.end {
-            let endBytes = Array(endText.utf8)
-            guard let parsed = InstantParser.parse(endBytes, 0, endBytes.count) else {
-                return (.rejected, "bad_instant:end")
-            }
+        if let endBytes = row.end {
+            guard let parsed = InstantParser.parse(endBytes) else { return (.rejected, "bad_instant:end", nil) }
             end = parsed.instant
         }
-        let valueBytes = Array(valueText.utf8)
-        guard let raw = parseDouble(valueBytes, 0, valueBytes.count) else {
-            // A unit the type does not know is the first problem to report.
-            if HealthTypes.normalize(0, unit: unit, metric: metric) == nil {
-                return (.rejected, "unknown_unit:\(unit)/\(type)")
-            }
-            return (.rejected, "non_numeric:value")
+        let unitIndex = health.units.intern(unitBytes)
+        let unit = health.units[unitIndex]
+        let raw = parseDouble(valueBytes)
+        guard let normalized = HealthTypes.normalize(raw ?? 0, unit: unit, metric: metric) else {
+            return (.rejected, "unknown_unit:\(unit)/\(String(decoding: type, as: UTF8.self))", nil)
         }
-        guard let value = HealthTypes.normalize(raw, unit: unit, metric: metric) else {
-            return (.rejected, "unknown_unit:\(unit)/\(type)")
+        guard let raw else { return (.rejected, "non_numeric:value", nil) }
+        if isAfterAsOf(start.instant) { return (.ignored, nil, nil) }
+        let bundle = row.bundleID.map { health.sources.intern($0) } ?? -1
+        let name = row.sourceName.map { health.sources.intern($0) } ?? -1
+        if isSelfSource(bundle) || isSelfSource(name) { return (.ignored, nil, nil) }
+        let user = health.users.intern(userBytes)
+        var fingerprint = Fingerprint()
+        fingerprint.combine(Int64(user))
+        fingerprint.combine(type)
+        fingerprint.combine(Int64(bundle))
+        fingerprint.combine(Int64(name))
+        fingerprint.combine(start.instant.micros)
+        fingerprint.combine(end?.micros ?? Int64.min)
+        fingerprint.combine(raw.bitPattern)
+        fingerprint.combine(unitBytes)
+        let key = fingerprint.value
+        guard health.seen.insert(key) else { return (.duplicate, nil, nil) }
+        if options.retainRows {
+            let userID = health.users[user]
+            let day = drop.userZones.localDate(userID, start)
+            let source = health.sourcePair(bundle, name)
+            health.order += 1
+            drop.healthDays[userID, default: [:]][day, default: HealthDay()]
+                .add(metric, normalized, source: source, start: start.instant, end: end, order: health.order)
         }
-        if isAfterAsOf(start.instant) { return (.ignored, nil) }
-        if let bundle = fields.bundleID, options.selfSources.contains(bundle) { return (.ignored, nil) }
-        if let name = fields.sourceName, options.selfSources.contains(name) { return (.ignored, nil) }
-        let sourceKey = "\(fields.bundleID ?? "\u{0}")|\(fields.sourceName ?? "\u{0}")"
-        let duplicateKey =
-            "\(user)|\(type)|\(sourceKey)|\(start.instant.micros)|\(end.map { String($0.micros) } ?? "-")|\(raw.bitPattern)|\(unit)"
-        if !seen.insert(duplicateKey).inserted { return (.duplicate, nil) }
-        lastHealthKey = duplicateKey
-        let source: Int
-        if let known = healthSourceIndex[sourceKey] {
-            source = known
-        } else {
-            source = healthSourceIndex.count
-            healthSourceIndex[sourceKey] = source
-        }
-        drop.health.append(
-            HealthSample(
-                userID: user, metric: metric, value: value, start: start, end: end, source: source,
-                order: drop.health.count))
-        return (.accepted, nil)
+        return (.accepted, nil, key)
+    }
+
+    private func isSelfSource(_ index: Int32) -> Bool {
+        guard index >= 0 else { return false }
+        if let known = health.selfSource[index] { return known }
+        let flag = options.selfSources.contains(health.sources[index])
+        health.selfSource[index] = flag
+        return flag
     }
 
     func readHealthCSV() throws {
@@ -86,18 +91,39 @@ extension DropIngestor {
                         return row.indexes[position] < 0
                     } ?? ""
                 }
-                let fields = HealthFields(
-                    user: row.text(0), type: row.text(1), value: row.text(2), unit: row.text(3), start: row.text(4),
-                    end: row.text(5), sourceName: row.text(6), bundleID: row.text(7))
+                let fields = HealthRow(
+                    user: row.slice(0), type: row.slice(1), value: row.slice(2), unit: row.slice(3), start: row.slice(4),
+                    end: row.slice(5), sourceName: row.slice(6), bundleID: row.slice(7))
+                // A column the file lacks rejects every row of a known type (unknown types stay ignored).
                 if let missing = missingColumn, !missing.isEmpty,
-                    fields.type.flatMap(HealthTypes.metric(forType:)) != nil || fields.type == nil
+                    fields.type.map({ HealthTypes.metric(forType: $0) != nil }) ?? true
                 {
                     row.fail("missing_column:\(missing)")
                     return
                 }
-                let (fate, reason) = decideHealth(fields, seen: &healthDuplicates)
-                if let reason { row.fail(reason) } else { row.fate = fate }
+                let decision = decideHealth(fields)
+                if let reason = decision.reason { row.fail(reason) } else { row.fate = decision.fate }
             }
         }
+    }
+}
+
+/// Ingest state of the health readers: interned strings and the exact-duplicate set.
+final class HealthIngestState {
+    var users = ByteInterner()
+    var units = ByteInterner()
+    var sources = ByteInterner()
+    var selfSource: [Int32: Bool] = [:]
+    var seen = FingerprintSet()
+    var order = 0
+    private var pairs: [Int64: Int32] = [:]
+
+    /// A dense id for the source pair (bundle id, name).
+    func sourcePair(_ bundle: Int32, _ name: Int32) -> Int32 {
+        let key = (Int64(bundle) << 32) | Int64(UInt32(bitPattern: name))
+        if let id = pairs[key] { return id }
+        let id = Int32(pairs.count)
+        pairs[key] = id
+        return id
     }
 }

@@ -13,11 +13,8 @@ public final class DropIngestor {
     /// Ids (→ relationship id) of tasks ignored because they are dated after `ended_on`.
     var ignoredTaskIDs: [String: String] = [:]
 
-    /// Interned health sources ("bundle|name") and exact-duplicate keys.
-    var healthSourceIndex: [String: Int] = [:]
-    var healthDuplicates: Set<String> = []
-    /// The duplicate key the last accepted health row claimed (rolled back on a failed import).
-    var lastHealthKey: String?
+    /// Interned health strings and the exact-duplicate fingerprints.
+    let health = HealthIngestState()
 
     public init(layout: DropLayout, options: IngestOptions, zones: ZoneCatalog = ZoneCatalog()) {
         self.layout = layout
@@ -53,7 +50,7 @@ public final class DropIngestor {
     }
 
     func source(_ file: DropLayout.File, kind: String) -> CSVSource {
-        CSVSource(relativePath: file.relativePath, absolutePath: file.absolutePath, kind: kind)
+        CSVSource(relativePath: file.relativePath, absolutePath: file.absolutePath, kind: kind, keepRaw: options.retainRows)
     }
 
     func reject(_ file: String, _ line: Int, _ kind: String, _ reason: String, _ raw: String, account: Int) {

@@ -1,17 +1,21 @@
 /// The HealthKit types dayfold reads and their unit conversions (SPEC §1.5).
 enum HealthTypes {
-    static func metric(forType type: String) -> Metric? {
-        switch type {
-        case "HKQuantityTypeIdentifierDietaryEnergyConsumed": return .energyKcal
-        case "HKQuantityTypeIdentifierDietaryProtein": return .proteinG
-        case "HKQuantityTypeIdentifierDietaryCarbohydrates": return .carbsG
-        case "HKQuantityTypeIdentifierDietaryFatTotal": return .fatG
-        case "HKQuantityTypeIdentifierDietaryWater": return .waterMl
-        case "HKQuantityTypeIdentifierStepCount": return .steps
-        case "HKQuantityTypeIdentifierBodyMass": return .bodyMassKg
-        default: return nil
-        }
-    }
+    private static let byName: [ArraySlice<UInt8>: Metric] = {
+        let names: [(String, Metric)] = [
+            ("HKQuantityTypeIdentifierDietaryEnergyConsumed", .energyKcal),
+            ("HKQuantityTypeIdentifierDietaryProtein", .proteinG),
+            ("HKQuantityTypeIdentifierDietaryCarbohydrates", .carbsG),
+            ("HKQuantityTypeIdentifierDietaryFatTotal", .fatG),
+            ("HKQuantityTypeIdentifierDietaryWater", .waterMl),
+            ("HKQuantityTypeIdentifierStepCount", .steps),
+            ("HKQuantityTypeIdentifierBodyMass", .bodyMassKg),
+        ]
+        var table: [ArraySlice<UInt8>: Metric] = [:]
+        for (name, metric) in names { table[ArraySlice(Array(name.utf8))] = metric }
+        return table
+    }()
+
+    static func metric(forType type: ArraySlice<UInt8>) -> Metric? { byName[type] }
 
     /// Converts `value` in `unit` to the metric's unit; nil for a unit the
     /// metric does not accept (units are case-sensitive).

@@ -7,6 +7,9 @@ public struct IngestOptions: Sendable {
     /// Zone for users with no other clue (SPEC §1.2), if configured.
     public var defaultTimezone: String?
 
+    /// False for `validate`: decide and count every row, keep none (memory stays flat).
+    public var retainRows = true
+
     public init(asOf: Instant, selfSources: Set<String> = [], defaultTimezone: String? = nil) {
         self.asOf = asOf
         self.selfSources = selfSources

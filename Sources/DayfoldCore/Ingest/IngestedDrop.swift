@@ -14,7 +14,8 @@ public struct IngestedDrop: @unchecked Sendable {
     public var valueEntries: [ValueEntry] = []
     public var infoCards: [InfoCard] = []
     public var journal: [JournalEntry] = []
-    public var health: [HealthSample] = []
+    /// Accepted health samples, aggregated per user and local day.
+    public var healthDays: [String: [LocalDate: HealthDay]] = [:]
     /// Users whose Apple Health import could not be read.
     public var failedImports: Set<String> = []
     /// Latest accepted instance zone per client user (the §1.2 fallback).

@@ -84,14 +84,3 @@ public enum Metric: String, Sendable, CaseIterable {
 
     var isDietary: Bool { self == .energyKcal || self == .proteinG || self == .carbsG || self == .fatG }
 }
-
-/// An accepted health sample, value normalized to the metric's unit.
-public struct HealthSample: Sendable {
-    public var userID: String
-    public var metric: Metric
-    public var value: Double
-    public var start: ParsedInstant
-    public var end: Instant?
-    public var source: Int
-    public var order: Int
-}

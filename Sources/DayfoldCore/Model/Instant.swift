@@ -42,7 +42,8 @@ public struct ParsedInstant: Sendable, Hashable {
 enum InstantParser {
     /// Parses the instant forms of SPEC §1.1/§9 (and Apple Health's compact
     /// `20150616071916-0700`); nil when malformed or without an offset.
-    static func parse(_ bytes: [UInt8], _ start: Int, _ end: Int) -> ParsedInstant? {
+    static func parse<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ start: Int, _ end: Int) -> ParsedInstant?
+    where Bytes.Index == Int {
         if end - start >= 19, bytes[start + 4] != 0x2D {
             return parseCompact(bytes, start, end)
         }
@@ -81,7 +82,12 @@ enum InstantParser {
             instant: Instant(micros: (local - Int64(offset)) * 1_000_000 + fraction), offsetSeconds: offset)
     }
 
-    private static func parseCompact(_ bytes: [UInt8], _ start: Int, _ end: Int) -> ParsedInstant? {
+    /// Parses a whole slice.
+    static func parse(_ slice: ArraySlice<UInt8>) -> ParsedInstant? { parse(slice, slice.startIndex, slice.endIndex) }
+
+    private static func parseCompact<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ start: Int, _ end: Int)
+        -> ParsedInstant? where Bytes.Index == Int
+    {
         guard let year = digits(bytes, start, 4), let month = digits(bytes, start + 4, 2),
             let day = digits(bytes, start + 6, 2), let hour = digits(bytes, start + 8, 2),
             let minute = digits(bytes, start + 10, 2), let second = digits(bytes, start + 12, 2),
@@ -94,7 +100,9 @@ enum InstantParser {
     }
 
     /// `Z`, `±HH`, `±HHMM`, `±HH:MM`, optionally after one space.
-    private static func parseOffset(_ bytes: [UInt8], _ from: Int, _ end: Int, allowSpace: Bool) -> Int32? {
+    private static func parseOffset<Bytes: RandomAccessCollection<UInt8>>(
+        _ bytes: Bytes, _ from: Int, _ end: Int, allowSpace: Bool
+    ) -> Int32? where Bytes.Index == Int {
         var index = from
         if allowSpace && index < end && bytes[index] == 0x20 { index += 1 }
         guard index < end else { return nil }

@@ -29,7 +29,8 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self = date
     }
 
-    static func parse(_ bytes: [UInt8], _ start: Int, _ end: Int) -> LocalDate? {
+    static func parse<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ start: Int, _ end: Int) -> LocalDate?
+    where Bytes.Index == Int {
         guard end - start == 10, bytes[start + 4] == 0x2D, bytes[start + 7] == 0x2D,
             let year = digits(bytes, start, 4), let month = digits(bytes, start + 5, 2),
             let day = digits(bytes, start + 8, 2)
@@ -68,8 +69,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 }
 
 /// Reads `count` ASCII digits; nil when any is not a digit.
-func digits(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
-    guard start + count <= bytes.count else { return nil }
+func digits<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ start: Int, _ count: Int) -> Int?
+where Bytes.Index == Int {
+    guard start >= bytes.startIndex, start + count <= bytes.endIndex else { return nil }
     var value = 0
     for index in start..<(start + count) {
         let digit = Int(bytes[index]) - 48

@@ -41,6 +41,13 @@ public final class CSVRecord {
         }
     }
 
+    /// The field's bytes (sharing the record's buffer: use before the next record), nil for NULL.
+    public func slice(_ index: Int) -> ArraySlice<UInt8>? {
+        let start = starts[index]
+        let end = ends[index]
+        return start == end ? nil : bytes[start..<end]
+    }
+
     /// Compares the field with an ASCII literal without making a String.
     public func fieldEquals(_ index: Int, _ literal: StaticString) -> Bool {
         let length = ends[index] - starts[index]

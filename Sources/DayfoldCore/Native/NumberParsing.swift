@@ -2,7 +2,8 @@ import Foundation
 
 /// Parses a finite decimal number from a field's bytes with `strtod`
 /// (the C locale), without creating a String; nil when not a number.
-func parseDouble(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Double? {
+func parseDouble<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ start: Int, _ end: Int) -> Double?
+where Bytes.Index == Int {
     let length = end - start
     guard length > 0, length < 64 else { return length >= 64 ? parseLongDouble(bytes, start, end) : nil }
     // Only plain decimal syntax: strtod would also take "inf", "nan" and hex.
@@ -22,8 +23,9 @@ func parseDouble(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Double? {
     }
 }
 
-private func parseLongDouble(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Double? {
-    guard let text = String(validating: bytes[start..<end], as: UTF8.self) else { return nil }
+private func parseLongDouble<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ start: Int, _ end: Int) -> Double?
+where Bytes.Index == Int {
+    guard let text = String(validating: Array(bytes[start..<end]), as: UTF8.self) else { return nil }
     guard let value = Double(text), value.isFinite else { return nil }
     return value
 }
@@ -46,3 +48,6 @@ func parseInteger(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Int64? {
     }
     return negative ? -value : value
 }
+
+/// Parses a whole slice as a finite decimal number.
+func parseDouble(_ slice: ArraySlice<UInt8>) -> Double? { parseDouble(slice, slice.startIndex, slice.endIndex) }

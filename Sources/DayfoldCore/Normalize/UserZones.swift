@@ -1,13 +1,17 @@
 /// Answers "which zone was this user in" (SPEC §1.2, §9 Time zones): the
 /// time-zone history first, then the user's latest task instance, then the
 /// pipeline's default zone, then the offset written in the instant itself
-/// (UTC when there is none). Each fallback used is remembered as a warning.
+/// (UTC when there is none). Each fallback used is remembered once as a
+/// warning; the choice per user is cached, since it is asked per row.
 public final class UserZones: @unchecked Sendable {
     let zones: ZoneCatalog
     let history: [String: [TimezoneRow]]
     let latestInstanceZone: [String: ZoneID]
     let defaultZone: ZoneID?
     private(set) var warnings: Set<String> = []
+    private var configured: [String: ZoneID?] = [:]
+    private var warnedOffset: Set<String> = []
+    private var warnedUTC: Set<String> = []
 
     init(zones: ZoneCatalog, history: [String: [TimezoneRow]], latestInstanceZone: [String: ZoneID], defaultZone: ZoneID?) {
         self.zones = zones
@@ -19,35 +23,41 @@ public final class UserZones: @unchecked Sendable {
     /// A zone that does not depend on an instant, or nil when only the
     /// instant's own offset (or UTC) is left.
     private func configuredZone(_ user: String) -> ZoneID? {
-        if let zone = latestInstanceZone[user] {
-            warnings.insert("timezone fallback for user \(user): latest_task_instance \(zones.name(of: zone))")
-            return zone
+        if let cached = configured[user] { return cached }
+        var zone: ZoneID?
+        if let latest = latestInstanceZone[user] {
+            warnings.insert("timezone fallback for user \(user): latest_task_instance \(zones.name(of: latest))")
+            zone = latest
+        } else if let fallback = defaultZone {
+            warnings.insert("timezone fallback for user \(user): default_timezone \(zones.name(of: fallback))")
+            zone = fallback
         }
-        if let zone = defaultZone {
-            warnings.insert("timezone fallback for user \(user): default_timezone \(zones.name(of: zone))")
-            return zone
-        }
-        return nil
+        configured[user] = .some(zone)
+        return zone
+    }
+
+    private func fromHistory(_ rows: [TimezoneRow], _ isInEffect: (TimezoneRow) -> Bool) -> ZoneID {
+        var chosen = rows[0].zone
+        for row in rows where isInEffect(row) { chosen = row.zone }
+        return chosen
     }
 
     /// The user's zone at an instant.
     public func zone(_ user: String, at instant: ParsedInstant) -> ZoneID {
-        if let rows = history[user], let first = rows.first {
-            var chosen = first.zone
-            for row in rows where row.effectiveFrom <= instant.instant { chosen = row.zone }
-            return chosen
+        if let rows = history[user], !rows.isEmpty {
+            return fromHistory(rows) { $0.effectiveFrom <= instant.instant }
         }
         if let zone = configuredZone(user) { return zone }
-        warnings.insert("timezone fallback for user \(user): instant_offset (as written)")
+        if warnedOffset.insert(user).inserted {
+            warnings.insert("timezone fallback for user \(user): instant_offset (as written)")
+        }
         return zones.id(fixedOffset: instant.offsetSeconds)
     }
 
     /// The user's zone on a local date: the zone in effect when the date began.
     public func zone(_ user: String, on date: LocalDate) -> ZoneID {
-        if let rows = history[user], let first = rows.first {
-            var chosen = first.zone
-            for row in rows where row.effectiveFrom <= zones.startOfDay(row.zone, date) { chosen = row.zone }
-            return chosen
+        if let rows = history[user], !rows.isEmpty {
+            return fromHistory(rows) { $0.effectiveFrom <= self.zones.startOfDay($0.zone, date) }
         }
         if let zone = configuredZone(user) { return zone }
         return utc(user)
@@ -55,13 +65,16 @@ public final class UserZones: @unchecked Sendable {
 
     /// The user's zone with no instant and no history: UTC, the last fallback.
     func utc(_ user: String) -> ZoneID {
-        warnings.insert("timezone fallback for user \(user): utc_last_fallback UTC")
+        if warnedUTC.insert(user).inserted {
+            warnings.insert("timezone fallback for user \(user): utc_last_fallback UTC")
+        }
         return zones.id(named: "UTC") ?? zones.id(fixedOffset: 0)
     }
 
-    /// Whether the user's zone comes only from the instants themselves.
+    /// Whether the user's zone comes from configuration rather than the instants themselves.
     func hasConfiguredZone(_ user: String) -> Bool {
-        history[user] != nil || latestInstanceZone[user] != nil || defaultZone != nil
+        if let rows = history[user], !rows.isEmpty { return true }
+        return configuredZone(user) != nil
     }
 
     /// The local date of an instant for a user.

@@ -26,10 +26,14 @@ public struct PipelineRunner {
         public var outputDirectory: String
     }
 
-    public static func ingest(input: String, config: PipelineConfig, asOf: ParsedInstant) throws -> IngestedDrop {
+    /// Reads the drop; `retainRows: false` only decides and counts (for `validate`).
+    public static func ingest(input: String, config: PipelineConfig, asOf: ParsedInstant, retainRows: Bool = true) throws
+        -> IngestedDrop
+    {
         let layout = try DropLayout(root: input)
-        let options = IngestOptions(
+        var options = IngestOptions(
             asOf: asOf.instant, selfSources: Set(config.selfSources), defaultTimezone: config.defaultTimezone)
+        options.retainRows = retainRows
         var drop = try DropIngestor(layout: layout, options: options).ingest()
         for index in drop.accounts.indices {
             let relative = drop.accounts[index].path

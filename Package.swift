@@ -15,7 +15,10 @@ let package = Package(
         .systemLibrary(name: "CExpat", providers: [.apt(["libexpat1-dev"])]),
         .target(
             name: "DayfoldCore",
-            dependencies: ["CSQLite", "CCSV", "CZstd", "CCrypto", "CExpat"]
+            dependencies: ["CSQLite", "CCSV", "CZstd", "CCrypto", "CExpat"],
+            // Exclusivity is proven at compile time for this code; the runtime
+            // checks cost a thread-local lookup per property access on hot paths.
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
         .executableTarget(name: "dayfold", dependencies: ["DayfoldCore"]),
         .testTarget(

@@ -1,21 +1,19 @@
 /// The HealthKit types dayfold reads and their unit conversions (SPEC §1.5).
 enum HealthTypes {
-    private static let byName: [ArraySlice<UInt8>: Metric] = {
-        let names: [(String, Metric)] = [
-            ("HKQuantityTypeIdentifierDietaryEnergyConsumed", .energyKcal),
-            ("HKQuantityTypeIdentifierDietaryProtein", .proteinG),
-            ("HKQuantityTypeIdentifierDietaryCarbohydrates", .carbsG),
-            ("HKQuantityTypeIdentifierDietaryFatTotal", .fatG),
-            ("HKQuantityTypeIdentifierDietaryWater", .waterMl),
-            ("HKQuantityTypeIdentifierStepCount", .steps),
-            ("HKQuantityTypeIdentifierBodyMass", .bodyMassKg),
-        ]
-        var table: [ArraySlice<UInt8>: Metric] = [:]
-        for (name, metric) in names { table[ArraySlice(Array(name.utf8))] = metric }
+    private static let metrics: [Metric] = [.energyKcal, .proteinG, .carbsG, .fatG, .waterMl, .steps, .bodyMassKg]
+    private static let table: ByteKeyTable = {
+        var table = ByteKeyTable()
+        for name in [
+            "HKQuantityTypeIdentifierDietaryEnergyConsumed", "HKQuantityTypeIdentifierDietaryProtein",
+            "HKQuantityTypeIdentifierDietaryCarbohydrates", "HKQuantityTypeIdentifierDietaryFatTotal",
+            "HKQuantityTypeIdentifierDietaryWater", "HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierBodyMass",
+        ] {
+            _ = table.intern(ArraySlice(Array(name.utf8)))
+        }
         return table
     }()
 
-    static func metric(forType type: ArraySlice<UInt8>) -> Metric? { byName[type] }
+    static func metric(forType type: ArraySlice<UInt8>) -> Metric? { table.find(type).map { metrics[Int($0)] } }
 
     /// Converts `value` in `unit` to the metric's unit; nil for a unit the
     /// metric does not accept (units are case-sensitive).

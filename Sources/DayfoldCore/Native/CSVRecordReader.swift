@@ -88,7 +88,7 @@ public final class CSVRecordReader {
             throw CSVReadError(path: path, line: 0, column: 0, detail: "libcsv: cannot initialise the parser")
         }
         // RFC 4180: spaces are data, never trimmed.
-        csv_set_space_func(parser, { _ in 0 })
+        csv_set_space_func(parser, dayfold_csv_no_space)
         // Fields may be large (a 10 MB field must parse): grow the buffer generously.
         csv_set_blk_size(parser, 1 << 16)
     }

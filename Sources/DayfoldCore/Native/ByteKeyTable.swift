@@ -1,0 +1,78 @@
+import Foundation
+
+/// Interns byte strings to dense indexes: keys live back to back in one
+/// arena and the table holds only hashes and indexes, so a lookup hashes
+/// 8 bytes at a time and allocates nothing (Swift's Dictionary would hash a
+/// byte slice one byte at a time through `Hasher`).
+struct ByteKeyTable {
+    private var arena: [UInt8] = []
+    private var offsets: [Int] = [0]
+    private var hashes: [UInt64] = []
+    /// Slot → key index + 1 (0 = empty).
+    private var slots: [Int32] = Array(repeating: 0, count: 256)
+
+    var count: Int { hashes.count }
+
+    static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        var fingerprint = Fingerprint()
+        fingerprint.combine(bytes)
+        return fingerprint.value
+    }
+
+    /// The key's bytes.
+    func key(_ index: Int32) -> ArraySlice<UInt8> { arena[offsets[Int(index)]..<offsets[Int(index) + 1]] }
+
+    private func equals(_ index: Int, _ bytes: ArraySlice<UInt8>) -> Bool {
+        let start = offsets[index]
+        let length = offsets[index + 1] - start
+        guard length == bytes.count else { return false }
+        return arena.withUnsafeBufferPointer { stored in
+            bytes.withUnsafeBufferPointer { probe in
+                guard let left = stored.baseAddress, let right = probe.baseAddress else { return length == 0 }
+                return memcmp(left + start, right, length) == 0
+            }
+        }
+    }
+
+    /// The index of `bytes`, or nil when it was never interned.
+    func find(_ bytes: ArraySlice<UInt8>) -> Int32? {
+        let hash = ByteKeyTable.hash(bytes)
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let entry = Int(slots[slot])
+            if entry == 0 { return nil }
+            if hashes[entry - 1] == hash && equals(entry - 1, bytes) { return Int32(entry - 1) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// The index of `bytes`, adding it when new; `isNew` says which.
+    mutating func intern(_ bytes: ArraySlice<UInt8>) -> (index: Int32, isNew: Bool) {
+        let hash = ByteKeyTable.hash(bytes)
+        var mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let entry = Int(slots[slot])
+            if entry == 0 { break }
+            if hashes[entry - 1] == hash && equals(entry - 1, bytes) { return (Int32(entry - 1), false) }
+            slot = (slot + 1) & mask
+        }
+        let index = hashes.count
+        arena.append(contentsOf: bytes)
+        offsets.append(arena.count)
+        hashes.append(hash)
+        if (index + 1) * 10 > slots.count * 7 {
+            slots = Array(repeating: 0, count: slots.count * 2)
+            mask = slots.count - 1
+            for (existing, existingHash) in hashes.enumerated() {
+                var position = Int(truncatingIfNeeded: existingHash) & mask
+                while slots[position] != 0 { position = (position + 1) & mask }
+                slots[position] = Int32(existing + 1)
+            }
+        } else {
+            slots[slot] = Int32(index + 1)
+        }
+        return (Int32(index), true)
+    }
+}

@@ -14,6 +14,7 @@ enum Usage {
           run        Run a pipeline: read a drop, compute, publish reports atomically.
           validate   Read a drop and print per-file accounting and reject reasons.
           inspect    Print a Parquet snapshot's schema, row groups, codec and first rows.
+          generate   Write a deterministic synthetic drop of any size (tests, benchmarks).
           help       Show help for a command (same as <command> --help).
 
         EXAMPLES
@@ -55,6 +56,29 @@ enum Usage {
 
         EXAMPLE
           dayfold run Pipelines/sample.json --as-of 2026-03-31T18:00:00Z --output /tmp/out
+        """
+
+    static let generate = """
+        dayfold generate — write a deterministic synthetic drop in the SPEC layout.
+
+        USAGE
+          dayfold generate --clients N --days D --out DIR [--seed S] [--zstd] [--end-date YYYY-MM-DD]
+
+        OPTIONS
+          --clients N          Number of clients (one relationship each).
+          --days D             Days of history, ending at --end-date (default 2026-03-31).
+          --seed S             Seed of the generator (default 1): same seed, same bytes.
+          --out DIR            Where to write the drop (must not exist or be empty).
+          --zstd               Write .csv.zst files instead of .csv.
+          -h, --help           Show this help.
+
+        The drop has several time zones across DST changes, weekly schedules,
+        offline retries, revisions, late completions, value tasks, health samples
+        from two sources and a small share of bad rows. About 2000 clients × 365
+        days make 1 GB of CSV.
+
+        EXAMPLE
+          dayfold generate --clients 200 --days 90 --seed 7 --out /tmp/drop
         """
 
     static let inspect = """

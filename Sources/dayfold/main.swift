@@ -92,6 +92,34 @@ func inspectCommand(_ argv: [String]) throws -> Int32 {
     return 0
 }
 
+func generateCommand(_ argv: [String]) throws -> Int32 {
+    let args = try Arguments(argv, valued: ["--clients", "--days", "--seed", "--out", "--end-date"], bare: ["--zstd"])
+    if args.flags.contains("--help") {
+        print(Usage.generate)
+        return 0
+    }
+    guard args.positionals.isEmpty else { throw DayfoldError(.usage, "generate takes no positional arguments") }
+    func integer(_ flag: String, _ fallback: Int?) throws -> Int {
+        guard let text = args.options[flag] else {
+            guard let fallback else { throw DayfoldError(.usage, "generate needs \(flag)", fix: "see dayfold generate --help") }
+            return fallback
+        }
+        guard let value = Int(text), value >= 0 else { throw DayfoldError(.usage, "\(flag): not a whole number: \(text)") }
+        return value
+    }
+    guard let output = args.options["--out"] else {
+        throw DayfoldError(.usage, "generate needs --out DIR", fix: "dayfold generate --clients 10 --days 60 --seed 1 --out /tmp/drop")
+    }
+    let options = DropGeneratorOptions(
+        clients: try integer("--clients", nil), days: try integer("--days", nil), seed: UInt64(try integer("--seed", 1)),
+        output: output, zstd: args.flags.contains("--zstd"), endDate: args.options["--end-date"] ?? "2026-03-31")
+    let summary = try DropGenerator.generate(options) { line in
+        if isatty(STDERR_FILENO) != 0 { writeError("dayfold: \(line)") }
+    }
+    print("generated \(output): \(summary.files.count) files, \(summary.totalRows) rows, \(summary.csvBytes / 1_000_000) MB of CSV (\(summary.firstDate) … \(summary.lastDate))")
+    return 0
+}
+
 func main() -> Int32 {
     let argv = Array(CommandLine.arguments.dropFirst())
     guard let command = argv.first else {
@@ -108,12 +136,14 @@ func main() -> Int32 {
             case "run": print(Usage.run)
             case "validate": print(Usage.validate)
             case "inspect": print(Usage.inspect)
+            case "generate": print(Usage.generate)
             default: print(Usage.main)
             }
             return 0
         case "run": return try runCommand(Array(argv.dropFirst()))
         case "validate": return try validateCommand(Array(argv.dropFirst()))
         case "inspect": return try inspectCommand(Array(argv.dropFirst()))
+        case "generate": return try generateCommand(Array(argv.dropFirst()))
         default:
             throw DayfoldError(.usage, "unknown command \"\(command)\"", fix: "run `dayfold --help` to see the commands")
         }

@@ -17,6 +17,7 @@ public struct OutputPublisher {
             throw DayfoldError(.output, "cannot create \(parent): \(error.localizedDescription)")
         }
         staging = parent + "/." + url.lastPathComponent + ".tmp-\(getpid())"
+        OutputPublisher.recoverAbandoned(parent: parent, name: url.lastPathComponent, destination: url.path)
         try? FileManager.default.removeItem(atPath: staging)
         do {
             try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
@@ -31,7 +32,8 @@ public struct OutputPublisher {
     /// fsyncs every staged file, then swaps the staging directory into place.
     public func publish() throws {
         try syncTree(staging)
-        let old = destination + ".old-\(getpid())"
+        let old = (destination as NSString).deletingLastPathComponent + "/." + (destination as NSString).lastPathComponent
+            + ".old-\(getpid())"
         let exists = FileManager.default.fileExists(atPath: destination)
         if exists {
             guard rename(destination, old) == 0 else {
@@ -45,6 +47,25 @@ public struct OutputPublisher {
         }
         syncDirectory((destination as NSString).deletingLastPathComponent)
         if exists { try? FileManager.default.removeItem(atPath: old) }
+    }
+
+    /// Cleans up after runs that were killed: staging directories of dead
+    /// processes are removed; if a run died between its two renames (the
+    /// destination is gone, the previous outputs set aside), they are put back.
+    static func recoverAbandoned(parent: String, name: String, destination: String) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+        for entry in entries.sorted() {
+            let isStaging = entry.hasPrefix("." + name + ".tmp-")
+            let isOld = entry.hasPrefix("." + name + ".old-")
+            guard isStaging || isOld, let pid = Int32(entry.split(separator: "-").last ?? "") else { continue }
+            if pid == getpid() || kill(pid, 0) == 0 { continue }  // a live run owns it
+            let path = parent + "/" + entry
+            if isOld && !FileManager.default.fileExists(atPath: destination) {
+                _ = rename(path, destination)
+            } else {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
     }
 
     /// Removes the staging directory after a failure.

@@ -19,7 +19,10 @@ struct StatusEventRow: Sendable {
     var hasMetadata = false
     var defect: Defect = .none
 
-    init(id: SyntheticID, taskID: SyntheticID, from: [UInt8], to: [UInt8], actor: Actor, at: SyntheticInstant, operation: SyntheticID?) {
+    init(
+        id: SyntheticID, taskID: SyntheticID, from: [UInt8], to: [UInt8], actor: Actor, at: SyntheticInstant,
+        operation: SyntheticID?
+    ) {
         self.id = id
         self.taskID = taskID
         self.from = from
@@ -36,9 +39,13 @@ struct StatusEventRow: Sendable {
             style = .postgresUTC
             return
         }
-        let styleRoll = rng.below(100)
-        style =
-            styleRoll < 50 ? .isoOffset : styleRoll < 65 ? .isoOffsetMillis : styleRoll < 85 ? .postgresUTC : styleRoll < 95 ? .appleHealth : .isoUTC
+        switch rng.below(100) {
+        case ..<50: style = .isoOffset
+        case ..<65: style = .isoOffsetMillis
+        case ..<85: style = .postgresUTC
+        case ..<95: style = .appleHealth
+        default: style = .isoUTC
+        }
         hasMetadata = rng.chance(0.3)
         let defectRoll = rng.unit()
         if defectRoll < 0.003 {

@@ -35,7 +35,7 @@ extension DropIngestor {
                 let kind = row.text(4)
                 let sourceKey = row.text(5)
                 let status = row.choice(6, TaskStatus.names).flatMap(TaskStatus.init(rawValue:))
-                let schema = row.text(7)
+                let schema = row.slice(7)
                 for column in 8...13 { _ = row.instant(column) }
                 guard row.rejectReason == nil, let id, let relationshipID, let date, let zone, let kind,
                     let sourceKey, let status
@@ -353,24 +353,5 @@ extension DropIngestor {
                 count(candidate.account, .duplicate)
             }
         }
-    }
-}
-
-/// What an instance's `action_schema` says about scoring. Invalid JSON reads
-/// as `{}` (neither a value task nor informational) and is counted as a warning.
-struct ActionSchema {
-    var valid = true
-    var valueCapture = false
-    var informational = false
-
-    init(_ text: String?) {
-        guard let text else { return }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) else {
-            valid = false
-            return
-        }
-        guard let dictionary = object as? [String: Any] else { return }
-        valueCapture = dictionary["value_capture"] is [String: Any]
-        informational = dictionary["informational"] as? Bool ?? false
     }
 }

@@ -39,7 +39,10 @@ extension DropIngestor {
                     startedOn: started, endedOn: ended)))
         }
         drop.relationships = lastWins(candidates)
-        for (index, relationship) in drop.relationships.enumerated() { relationshipIndex[relationship.id] = index }
+        for (index, relationship) in drop.relationships.enumerated() {
+            let (key, _) = relationshipTable.intern(ArraySlice(Array(relationship.id.utf8)))
+            if Int(key) == relationshipOfKey.count { relationshipOfKey.append(index) } else { relationshipOfKey[Int(key)] = index }
+        }
     }
 
     func readTimezones() throws {

@@ -1,12 +1,37 @@
-import Foundation
-
 /// tasks/: instances, historical workout logs, status events, value entries
-/// and informational cards (SPEC §1.3, §9).
+/// and informational cards (SPEC §1.3, §9). Ids and keys are looked up as
+/// bytes in intern tables: no String is made per row on these paths.
 extension DropIngestor {
     private struct InstanceCandidate {
-        var task: DailyTask
+        var idKey: Int32
+        var idempotencyKey: Int32
+        var relationship: Int
+        var date: LocalDate
+        var zone: ZoneID
+        var kind: Int32
+        var status: TaskStatus
+        var schema: ActionSchema
         var account: Int
-        var idempotencyKey: String
+    }
+
+    /// The composite idempotency key (relationship, date, kind, source key) as bytes.
+    func idempotencyKey(_ relationship: Int, _ date: LocalDate, _ kind: ArraySlice<UInt8>, _ sourceKey: ArraySlice<UInt8>)
+        -> ArraySlice<UInt8>
+    {
+        keyBuffer.removeAll(keepingCapacity: true)
+        withUnsafeBytes(of: Int64(relationship).littleEndian) { keyBuffer.append(contentsOf: $0) }
+        withUnsafeBytes(of: date.days.littleEndian) { keyBuffer.append(contentsOf: $0) }
+        keyBuffer.append(contentsOf: kind)
+        keyBuffer.append(0)
+        keyBuffer.append(contentsOf: sourceKey)
+        return keyBuffer[...]
+    }
+
+    /// Registers a task id (new ids start as `.none`).
+    private func taskIDKey(_ id: ArraySlice<UInt8>) -> Int32 {
+        let (key, isNew) = taskIDs.intern(id)
+        if isNew { taskOfID.append(.none) }
+        return key
     }
 
     func readInstances() throws {
@@ -20,86 +45,90 @@ extension DropIngestor {
             ("snapshot", false), ("completion_summary", false),
         ])
         var candidates: [InstanceCandidate] = []
+        var keys = ByteKeyTable()
+        var kinds = ByteInterner()
+        var zoneNames = ByteKeyTable()
+        var zoneOfName: [ZoneID?] = []
         var invalidSchemas = 0
         for file in layout.instances {
             try readCSV(file, kind: "instances", columns: spec) { row, account in
-                let id = row.text(0)
-                let relationshipID = row.text(1)
+                let id = row.slice(0)
+                if id == nil { row.fail("missing_column:id") }
+                let relationshipID = row.slice(1)
+                if relationshipID == nil { row.fail("missing_column:relationship_id") }
                 let date = row.date(2)
-                let zoneName = row.text(3)
                 var zone: ZoneID?
-                if let zoneName {
-                    zone = drop.zones.id(named: zoneName)
+                if let zoneName = row.slice(3) {
+                    let (key, isNew) = zoneNames.intern(zoneName)
+                    if isNew { zoneOfName.append(drop.zones.id(named: String(decoding: zoneName, as: UTF8.self))) }
+                    zone = zoneOfName[Int(key)]
                     if zone == nil { row.fail("unknown_timezone:timezone") }
+                } else {
+                    row.fail("missing_column:timezone")
                 }
-                let kind = row.text(4)
-                let sourceKey = row.text(5)
+                let kind = row.slice(4)
+                if kind == nil { row.fail("missing_column:task_kind") }
+                let sourceKey = row.slice(5)
+                if sourceKey == nil { row.fail("missing_column:source_key") }
                 let status = row.choice(6, TaskStatus.names).flatMap(TaskStatus.init(rawValue:))
-                let schema = row.slice(7)
                 for column in 8...13 { _ = row.instant(column) }
-                guard row.rejectReason == nil, let id, let relationshipID, let date, let zone, let kind,
-                    let sourceKey, let status
+                guard row.rejectReason == nil, let id, let relationshipID, let date, let zone, let kind, let sourceKey,
+                    let status
                 else { return }
-                guard let relationship = relationshipIndex[relationshipID] else {
+                guard let relationship = relationship(relationshipID) else {
                     row.fail("unknown_relationship")
                     return
                 }
-                let analysis = ActionSchema(schema)
-                if !analysis.valid { invalidSchemas += 1 }
-                let task = DailyTask(
-                    id: id, relationship: relationship, localDate: date, zone: zone, kind: kind, sourceKey: sourceKey,
-                    status: status, valueTask: analysis.valueCapture,
-                    informational: kind == "REMINDER" && analysis.informational, fromLog: false,
-                    order: candidates.count)
+                let schema = ActionSchema(row.slice(7))
+                if !schema.valid { invalidSchemas += 1 }
+                let key = keys.intern(idempotencyKey(relationship, date, kind, sourceKey)).index
                 candidates.append(
                     InstanceCandidate(
-                        task: task, account: account,
-                        idempotencyKey: "\(relationshipID)|\(date.days)|\(kind)|\(sourceKey)"))
+                        idKey: taskIDKey(id), idempotencyKey: key, relationship: relationship, date: date, zone: zone,
+                        kind: kinds.intern(kind), status: status, schema: schema, account: account))
             }
         }
         if invalidSchemas > 0 {
             drop.warnings.append("invalid JSON in action_schema read as {}: \(invalidSchemas) rows")
         }
         // Dedup by id (last wins), then by idempotency key (last wins).
-        var lastByID: [String: Int] = [:]
-        for (position, candidate) in candidates.enumerated() { lastByID[candidate.task.id] = position }
-        var lastByKey: [String: Int] = [:]
-        for (position, candidate) in candidates.enumerated() where lastByID[candidate.task.id] == position {
-            lastByKey[candidate.idempotencyKey] = position
+        var lastByID = [Int](repeating: -1, count: taskIDs.count)
+        for (position, candidate) in candidates.enumerated() { lastByID[Int(candidate.idKey)] = position }
+        var lastByKey = [Int](repeating: -1, count: keys.count)
+        for (position, candidate) in candidates.enumerated() where lastByID[Int(candidate.idKey)] == position {
+            lastByKey[Int(candidate.idempotencyKey)] = position
         }
-        var keptIDForKey: [String: String] = [:]
-        for (position, candidate) in candidates.enumerated() where lastByKey[candidate.idempotencyKey] == position {
-            keptIDForKey[candidate.idempotencyKey] = candidate.task.id
-        }
-        var mergedInto: [String: String] = [:]
+        var merged: [(loser: Int32, kept: Int32)] = []
         for (position, candidate) in candidates.enumerated() {
-            let isIDWinner = lastByID[candidate.task.id] == position
-            guard isIDWinner else {
+            guard lastByID[Int(candidate.idKey)] == position else {
                 count(candidate.account, .duplicate)
                 continue
             }
-            if lastByKey[candidate.idempotencyKey] != position {
+            let keptPosition = lastByKey[Int(candidate.idempotencyKey)]
+            if keptPosition != position {
                 count(candidate.account, .duplicate)
-                if let kept = keptIDForKey[candidate.idempotencyKey] { mergedInto[candidate.task.id] = kept }
+                merged.append((candidate.idKey, candidates[keptPosition].idKey))
                 continue
             }
-            let relationship = drop.relationships[candidate.task.relationship]
-            if let ended = relationship.endedOn, candidate.task.localDate > ended {
+            if let ended = drop.relationships[candidate.relationship].endedOn, candidate.date > ended {
                 count(candidate.account, .ignored)
-                ignoredTaskIDs[candidate.task.id] = relationship.id
+                taskOfID[Int(candidate.idKey)] = .ignored(relationship: candidate.relationship)
                 continue
             }
             count(candidate.account, .accepted)
-            taskIndex[candidate.task.id] = drop.tasks.count
-            drop.tasks.append(candidate.task)
+            taskOfID[Int(candidate.idKey)] = .accepted(drop.tasks.count)
+            let kind = kinds[candidate.kind]
+            drop.tasks.append(
+                DailyTask(
+                    id: String(decoding: taskIDs.key(candidate.idKey), as: UTF8.self), relationship: candidate.relationship,
+                    localDate: candidate.date, zone: candidate.zone, kind: kind, status: candidate.status,
+                    valueTask: candidate.schema.valueCapture,
+                    informational: kind == "REMINDER" && candidate.schema.informational, fromLog: false,
+                    order: position))
+            acceptedInstanceKeys.insert(candidate.idempotencyKey)
         }
-        for (loser, kept) in mergedInto {
-            if let index = taskIndex[kept] {
-                taskIndex[loser] = index
-            } else if let relationship = ignoredTaskIDs[kept] {
-                ignoredTaskIDs[loser] = relationship
-            }
-        }
+        for (loser, kept) in merged { taskOfID[Int(loser)] = taskOfID[Int(kept)] }
+        instanceKeys = keys
         // The §1.2 fallback: each client's latest accepted instance (by date, then file order).
         var latest: [String: (LocalDate, Int, ZoneID)] = [:]
         for task in drop.tasks {
@@ -116,12 +145,12 @@ extension DropIngestor {
 
     func readWorkoutLogs() throws {
         struct LogCandidate {
-            var id: String
+            var idKey: Int32
             var relationship: Int
             var date: LocalDate
             var status: TaskStatus
             var eventAt: ParsedInstant?
-            var key: String
+            var key: Int32
             var account: Int
         }
         let spec = columns([
@@ -129,10 +158,14 @@ extension DropIngestor {
             ("local_date", true), ("status", true), ("started_at", false), ("completed_at", false), ("updated_at", false),
         ])
         var candidates: [LogCandidate] = []
+        var keys = instanceKeys
+        let workout = ArraySlice(Array("WORKOUT".utf8))
         for file in layout.workoutLogs {
             try readCSV(file, kind: "workout_logs", columns: spec) { row, account in
-                let id = row.text(0)
-                let relationshipID = row.text(1)
+                let id = row.slice(0)
+                if id == nil { row.fail("missing_column:id") }
+                let relationshipID = row.slice(1)
+                if relationshipID == nil { row.fail("missing_column:relationship_id") }
                 let assignment = row.text(2)
                 let programDay = row.text(3)
                 let date = row.date(4)
@@ -143,21 +176,17 @@ extension DropIngestor {
                 guard row.rejectReason == nil, let id, let relationshipID, let assignment, let programDay, let date,
                     let status
                 else { return }
-                guard let relationship = relationshipIndex[relationshipID] else {
+                guard let relationship = relationship(relationshipID) else {
                     row.fail("unknown_relationship")
                     return
                 }
-                let sourceKey = "workout_log:\(assignment):\(programDay)"
+                let sourceKey = ArraySlice(Array("workout_log:\(assignment):\(programDay)".utf8))
+                let key = keys.intern(idempotencyKey(relationship, date, workout, sourceKey)).index
                 candidates.append(
                     LogCandidate(
-                        id: id, relationship: relationship, date: date, status: status,
-                        eventAt: completed ?? updated ?? started,
-                        key: "\(relationshipID)|\(date.days)|WORKOUT|\(sourceKey)", account: account))
+                        idKey: taskIDKey(id), relationship: relationship, date: date, status: status,
+                        eventAt: completed ?? updated ?? started, key: key, account: account))
             }
-        }
-        var instanceKeys: Set<String> = []
-        for task in drop.tasks {
-            instanceKeys.insert("\(drop.relationships[task.relationship].id)|\(task.localDate.days)|\(task.kind)|\(task.sourceKey)")
         }
         var live: [Int] = []
         for (position, candidate) in candidates.enumerated() {
@@ -167,16 +196,16 @@ extension DropIngestor {
                 live.append(position)
             }
         }
-        var lastByID: [String: Int] = [:]
-        for position in live { lastByID[candidates[position].id] = position }
-        var lastByKey: [String: Int] = [:]
-        for position in live where lastByID[candidates[position].id] == position {
+        var lastByID: [Int32: Int] = [:]
+        for position in live { lastByID[candidates[position].idKey] = position }
+        var lastByKey: [Int32: Int] = [:]
+        for position in live where lastByID[candidates[position].idKey] == position {
             lastByKey[candidates[position].key] = position
         }
         for position in live {
             let candidate = candidates[position]
-            guard lastByID[candidate.id] == position, lastByKey[candidate.key] == position,
-                !instanceKeys.contains(candidate.key)
+            guard lastByID[candidate.idKey] == position, lastByKey[candidate.key] == position,
+                !acceptedInstanceKeys.contains(candidate.key)
             else {
                 count(candidate.account, .duplicate)
                 continue
@@ -190,13 +219,12 @@ extension DropIngestor {
                 zone = drop.userZones.zone(user, on: candidate.date)
             }
             let taskPosition = drop.tasks.count
-            let sourceKey = String(candidate.key.split(separator: "|", maxSplits: 3).last ?? "")
+            let id = String(decoding: taskIDs.key(candidate.idKey), as: UTF8.self)
             drop.tasks.append(
                 DailyTask(
-                    id: candidate.id, relationship: candidate.relationship, localDate: candidate.date, zone: zone,
-                    kind: "WORKOUT", sourceKey: sourceKey, status: candidate.status, valueTask: false,
-                    informational: false, fromLog: true, order: taskPosition))
-            taskIndex[candidate.id] = taskPosition
+                    id: id, relationship: candidate.relationship, localDate: candidate.date, zone: zone, kind: "WORKOUT",
+                    status: candidate.status, valueTask: false, informational: false, fromLog: true, order: taskPosition))
+            taskOfID[Int(candidate.idKey)] = .accepted(taskPosition)
             // The log's one status event; noon of its day when it has no timestamp.
             let eventInstant =
                 candidate.eventAt?.instant
@@ -204,10 +232,28 @@ extension DropIngestor {
             if !isAfterAsOf(eventInstant) {
                 drop.events.append(
                     StatusEvent(
-                        id: candidate.id, task: taskPosition, toStatus: candidate.status, occurredAt: eventInstant,
+                        id: id, task: taskPosition, toStatus: candidate.status, occurredAt: eventInstant,
                         offsetSeconds: candidate.eventAt?.offsetSeconds ?? 0, reason: nil))
             }
         }
+    }
+
+    /// The offline-retry key (relationship, device, operation) as bytes; NULL devices compare equal.
+    private func retryKey(_ relationship: ArraySlice<UInt8>, _ device: ArraySlice<UInt8>?, _ operation: ArraySlice<UInt8>)
+        -> ArraySlice<UInt8>
+    {
+        keyBuffer.removeAll(keepingCapacity: true)
+        keyBuffer.append(contentsOf: relationship)
+        keyBuffer.append(0)
+        if let device {
+            keyBuffer.append(1)
+            keyBuffer.append(contentsOf: device)
+        } else {
+            keyBuffer.append(2)
+        }
+        keyBuffer.append(0)
+        keyBuffer.append(contentsOf: operation)
+        return keyBuffer[...]
     }
 
     func readStatusEvents() throws {
@@ -216,18 +262,18 @@ extension DropIngestor {
             ("occurred_at", true), ("reason", false), ("device_id", false), ("client_operation_id", false),
             ("from_status", false), ("note", false), ("actor_user_id", false), ("metadata", false),
         ])
-        var seenIDs: Set<String> = []
-        var seenRetries: Set<String> = []
+        var seenIDs = ByteKeyTable()
+        var seenRetries = ByteKeyTable()
         for file in layout.statusEvents {
             try readCSV(file, kind: "status_events", columns: spec) { row, account in
-                let id = row.text(0)
-                let taskID = row.text(1)
-                let relationshipID = row.text(2)
+                let id = row.slice(0)
+                if id == nil { row.fail("missing_column:id") }
+                let taskID = row.slice(1)
+                if taskID == nil { row.fail("missing_column:daily_task_instance_id") }
+                let relationshipID = row.slice(2)
+                if relationshipID == nil { row.fail("missing_column:relationship_id") }
                 let status = row.choice(3, TaskStatus.names).flatMap(TaskStatus.init(rawValue:))
                 let occurred = row.instant(4)
-                let reason = row.text(5)
-                let device = row.text(6)
-                let operation = row.text(7)
                 guard row.rejectReason == nil, let id, let taskID, let relationshipID, let status, let occurred else {
                     return
                 }
@@ -236,39 +282,50 @@ extension DropIngestor {
                     row.fate = .ignored
                     return
                 }
-                let retryKey = operation.map { "\(relationshipID)|\(device ?? "")|\(device == nil ? 0 : 1)|\($0)" }
-                if seenIDs.contains(id) || retryKey.map(seenRetries.contains) == true {
+                if seenIDs.find(id) != nil {
                     row.fate = .duplicate
                     return
                 }
-                seenIDs.insert(id)
-                if let retryKey { seenRetries.insert(retryKey) }
+                var retry: ArraySlice<UInt8>?
+                if let operation = row.slice(7) {
+                    let key = retryKey(relationshipID, row.slice(6), operation)
+                    if seenRetries.find(key) != nil {
+                        row.fate = .duplicate
+                        return
+                    }
+                    retry = key
+                }
+                _ = seenIDs.intern(id)
+                if let retry { _ = seenRetries.intern(retry) }
                 row.fate = .accepted
-                drop.events.append(StatusEvent(id: id, task: task, toStatus: status, occurredAt: occurred.instant,
-                        offsetSeconds: occurred.offsetSeconds, reason: reason))
+                if options.retainRows {
+                    drop.events.append(
+                        StatusEvent(
+                            id: String(decoding: id, as: UTF8.self), task: task, toStatus: status,
+                            occurredAt: occurred.instant, offsetSeconds: occurred.offsetSeconds, reason: row.text(5)))
+                }
             }
         }
     }
 
     /// Looks up the task a row refers to: nil when the row is rejected
     /// (unknown task, relationship mismatch); `.some(nil)` when the task is ignored.
-    private func resolveTask(_ taskID: String, _ relationshipID: String, _ row: inout CSVRow) -> Int?? {
-        if let index = taskIndex[taskID] {
-            guard drop.relationships[drop.tasks[index].relationship].id == relationshipID else {
-                row.fail("relationship_mismatch")
-                return nil
-            }
-            return .some(index)
+    private func resolveTask(_ taskID: ArraySlice<UInt8>, _ relationshipID: ArraySlice<UInt8>, _ row: inout CSVRow) -> Int?? {
+        let reference = taskIDs.find(taskID).map { taskOfID[Int($0)] } ?? .none
+        let owner: Int
+        switch reference {
+        case .none:
+            row.fail("unknown_task")
+            return nil
+        case .accepted(let index): owner = drop.tasks[index].relationship
+        case .ignored(let relationship): owner = relationship
         }
-        if let relationship = ignoredTaskIDs[taskID] {
-            guard relationship == relationshipID else {
-                row.fail("relationship_mismatch")
-                return nil
-            }
-            return .some(nil)
+        guard relationship(relationshipID) == owner else {
+            row.fail("relationship_mismatch")
+            return nil
         }
-        row.fail("unknown_task")
-        return nil
+        if case .accepted(let index) = reference { return .some(index) }
+        return .some(nil)
     }
 
     func readValueEntries() throws {
@@ -276,56 +333,73 @@ extension DropIngestor {
             ("id", true), ("daily_task_instance_id", true), ("relationship_id", true), ("value", true),
             ("recorded_at", true), ("status", false), ("device_id", false), ("client_operation_id", false),
         ])
-        var seenIDs: Set<String> = []
-        var seenRetries: Set<String> = []
+        var seenIDs = ByteKeyTable()
+        var seenRetries = ByteKeyTable()
         for file in layout.valueEntries {
             try readCSV(file, kind: "value_entries", columns: spec) { row, account in
-                let id = row.text(0)
-                let taskID = row.text(1)
-                let relationshipID = row.text(2)
+                let id = row.slice(0)
+                if id == nil { row.fail("missing_column:id") }
+                let taskID = row.slice(1)
+                if taskID == nil { row.fail("missing_column:daily_task_instance_id") }
+                let relationshipID = row.slice(2)
+                if relationshipID == nil { row.fail("missing_column:relationship_id") }
                 _ = row.number(3)
                 let recorded = row.instant(4)
                 let status = row.choice(5, ["ACCEPTED", "REJECTED"]) ?? "ACCEPTED"
-                let device = row.text(6)
-                let operation = row.text(7)
                 guard row.rejectReason == nil, let id, let taskID, let relationshipID, let recorded else { return }
                 guard let decision = resolveTask(taskID, relationshipID, &row) else { return }
                 guard let task = decision, !isAfterAsOf(recorded.instant) else {
                     row.fate = .ignored
                     return
                 }
-                let retryKey = operation.map { "\(relationshipID)|\(device ?? "")|\(device == nil ? 0 : 1)|\($0)" }
-                if seenIDs.contains(id) || retryKey.map(seenRetries.contains) == true {
+                if seenIDs.find(id) != nil {
                     row.fate = .duplicate
                     return
                 }
-                seenIDs.insert(id)
-                if let retryKey { seenRetries.insert(retryKey) }
+                var retry: ArraySlice<UInt8>?
+                if let operation = row.slice(7) {
+                    let key = retryKey(relationshipID, row.slice(6), operation)
+                    if seenRetries.find(key) != nil {
+                        row.fate = .duplicate
+                        return
+                    }
+                    retry = key
+                }
+                _ = seenIDs.intern(id)
+                if let retry { _ = seenRetries.intern(retry) }
                 row.fate = .accepted
-                drop.valueEntries.append(ValueEntry(
-                        task: task, recordedAt: recorded.instant, offsetSeconds: recorded.offsetSeconds,
-                        accepted: status == "ACCEPTED"))
+                if options.retainRows {
+                    drop.valueEntries.append(
+                        ValueEntry(
+                            task: task, recordedAt: recorded.instant, offsetSeconds: recorded.offsetSeconds,
+                            accepted: status == "ACCEPTED"))
+                }
             }
         }
     }
 
     func readInfoCards() throws {
         struct CardCandidate {
-            var id: String
+            var idKey: Int32
             var card: InfoCard
-            var key: String
+            var key: Int32
             var account: Int
         }
         let spec = columns([("id", true), ("relationship_id", true), ("local_date", true), ("card_key", true)])
         var candidates: [CardCandidate] = []
+        var ids = ByteKeyTable()
+        var keys = ByteKeyTable()
         for file in layout.infoCards {
             try readCSV(file, kind: "info_cards", columns: spec) { row, account in
-                let id = row.text(0)
-                let relationshipID = row.text(1)
+                let id = row.slice(0)
+                if id == nil { row.fail("missing_column:id") }
+                let relationshipID = row.slice(1)
+                if relationshipID == nil { row.fail("missing_column:relationship_id") }
                 let date = row.date(2)
-                let cardKey = row.text(3)
+                let cardKey = row.slice(3)
+                if cardKey == nil { row.fail("missing_column:card_key") }
                 guard row.rejectReason == nil, let id, let relationshipID, let date, let cardKey else { return }
-                guard let relationship = relationshipIndex[relationshipID] else {
+                guard let relationship = relationship(relationshipID) else {
                     row.fail("unknown_relationship")
                     return
                 }
@@ -333,20 +407,21 @@ extension DropIngestor {
                     row.fate = .ignored
                     return
                 }
+                let key = keys.intern(idempotencyKey(relationship, date, [], cardKey)).index
                 candidates.append(
                     CardCandidate(
-                        id: id, card: InfoCard(relationship: relationship, localDate: date),
-                        key: "\(relationshipID)|\(date.days)|\(cardKey)", account: account))
+                        idKey: ids.intern(id).index, card: InfoCard(relationship: relationship, localDate: date), key: key,
+                        account: account))
             }
         }
-        var lastByID: [String: Int] = [:]
-        for (position, candidate) in candidates.enumerated() { lastByID[candidate.id] = position }
-        var lastByKey: [String: Int] = [:]
-        for (position, candidate) in candidates.enumerated() where lastByID[candidate.id] == position {
-            lastByKey[candidate.key] = position
+        var lastByID = [Int](repeating: -1, count: ids.count)
+        for (position, candidate) in candidates.enumerated() { lastByID[Int(candidate.idKey)] = position }
+        var lastByKey = [Int](repeating: -1, count: keys.count)
+        for (position, candidate) in candidates.enumerated() where lastByID[Int(candidate.idKey)] == position {
+            lastByKey[Int(candidate.key)] = position
         }
         for (position, candidate) in candidates.enumerated() {
-            if lastByID[candidate.id] == position && lastByKey[candidate.key] == position {
+            if lastByID[Int(candidate.idKey)] == position && lastByKey[Int(candidate.key)] == position {
                 count(candidate.account, .accepted)
                 drop.infoCards.append(candidate.card)
             } else {

@@ -7,11 +7,32 @@ public final class DropIngestor {
     let layout: DropLayout
     let options: IngestOptions
     var drop: IngestedDrop
-    var relationshipIndex: [String: Int] = [:]
-    /// Task id (including ids merged into another by idempotency key) → task index.
-    var taskIndex: [String: Int] = [:]
-    /// Ids (→ relationship id) of tasks ignored because they are dated after `ended_on`.
-    var ignoredTaskIDs: [String: String] = [:]
+    /// Relationship id bytes → relationship index (through `relationshipOfKey`).
+    var relationshipTable = ByteKeyTable()
+    var relationshipOfKey: [Int] = []
+    /// Task ids of instances and logs that were read (rejected rows never get here).
+    var taskIDs = ByteKeyTable()
+    /// Per task id: what an event naming it refers to (ids merged into another
+    /// by idempotency key share the kept task's state).
+    var taskOfID: [TaskReference] = []
+    /// Idempotency keys of instances (logs add theirs) and those of accepted instances.
+    var instanceKeys = ByteKeyTable()
+    var acceptedInstanceKeys: Set<Int32> = []
+    /// A reusable buffer for composite keys.
+    var keyBuffer: [UInt8] = []
+
+    /// What a task id resolves to.
+    enum TaskReference {
+        case none
+        case accepted(Int)
+        /// Dated after its relationship's `ended_on`: rows naming it are ignored.
+        case ignored(relationship: Int)
+    }
+
+    func relationship(_ id: ArraySlice<UInt8>?) -> Int? {
+        guard let id, let key = relationshipTable.find(id) else { return nil }
+        return relationshipOfKey[Int(key)]
+    }
 
     /// Interned health strings and the exact-duplicate fingerprints.
     let health = HealthIngestState()

@@ -39,7 +39,6 @@ public struct DailyTask: Sendable {
     public var localDate: LocalDate
     public var zone: ZoneID
     public var kind: String
-    public var sourceKey: String
     public var status: TaskStatus
     public var valueTask: Bool
     public var informational: Bool

@@ -133,12 +133,13 @@ public enum ReportTables {
     public static func adherenceEvents(_ result: RunResult) -> OutputTable {
         let drop = result.drop
         let scored = result.outcomes.filter { $0.kind == .completed || $0.kind == .skipped || $0.kind == .missed }
+        var rank = [Int](repeating: 0, count: drop.relationships.count)
+        for (position, index) in relationshipOrder(result).enumerated() { rank[index] = position }
+        // Sort by (relationship, date) as integers; task ids (bytes) only break ties within a day.
         let rows = scored.sorted { left, right in
             let a = drop.tasks[left.task]
             let b = drop.tasks[right.task]
-            let relationshipA = drop.relationships[a.relationship].id
-            let relationshipB = drop.relationships[b.relationship].id
-            if relationshipA != relationshipB { return bytesLess(relationshipA, relationshipB) }
+            if a.relationship != b.relationship { return rank[a.relationship] < rank[b.relationship] }
             if a.localDate != b.localDate { return a.localDate < b.localDate }
             return bytesLess(a.id, b.id)
         }

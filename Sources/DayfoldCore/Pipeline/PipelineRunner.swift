@@ -59,39 +59,44 @@ public struct PipelineRunner {
         onStage("write")
         let publisher = try OutputPublisher(destination: output)
         do {
-            var outputs: [(String, Int, String)] = []
-            func record(_ relative: String, _ rows: Int) throws {
-                outputs.append((relative, rows, try SHA256Hasher.hex(file: publisher.path(relative))))
-            }
-            let reports: [(String, OutputTable)] = [
-                ("reports/coach_daily_summary.csv", ReportTables.relationshipDays(result, name: "coach_daily_summary")),
-                ("reports/progress_ranges.csv", ReportTables.progressRanges(result)),
-                ("reports/risk_signals.csv", ReportTables.riskSignals(result)),
-                ("reports/streaks.csv", ReportTables.streaks(result)),
-            ]
-            for (relative, table) in reports {
-                try record(relative, try TableWriters.writeCSV(table, to: publisher.path(relative)))
-            }
-            let rejects = try CSVReportWriter(path: publisher.path("rejects/rejects.csv"), header: ReportTables.rejectsHeader)
-            for row in ReportTables.rejects(drop) { try rejects.append(row: row) }
-            try rejects.finish()
-            try record("rejects/rejects.csv", rejects.rows)
-            lap("write reports")
-            onStage("snapshots")
-            let snapshots = [
+            let tables: [(String, OutputTable, isCSV: Bool)] = [
+                ("reports/coach_daily_summary.csv", ReportTables.relationshipDays(result, name: "coach_daily_summary"), true),
+                ("reports/progress_ranges.csv", ReportTables.progressRanges(result), true),
+                ("reports/risk_signals.csv", ReportTables.riskSignals(result), true),
+                ("reports/streaks.csv", ReportTables.streaks(result), true),
+            ] + [
                 ReportTables.adherenceEvents(result), ReportTables.clientDays(result), ReportTables.progressRanges(result),
                 ReportTables.relationshipDays(result), ReportTables.riskSignals(result), ReportTables.streaks(result),
-            ]
-            try FileManager.default.createDirectory(atPath: publisher.path("snapshots"), withIntermediateDirectories: true)
-            for table in snapshots {
-                let relative = "snapshots/\(table.name).parquet"
-                try record(relative, try TableWriters.writeParquet(table, to: publisher.path(relative)))
-                if debugTables {
-                    let csv = "debug/\(table.name).csv"
-                    try TableWriters.writeCSV(table, to: publisher.path(csv))
+            ].map { ("snapshots/\($0.name).parquet", $0, false) }
+            for folder in ["reports", "rejects", "snapshots"] + (debugTables ? ["debug"] : []) {
+                try FileManager.default.createDirectory(atPath: publisher.path(folder), withIntermediateDirectories: true)
+            }
+            let rejectRows = ReportTables.rejects(drop)
+            var jobs: [() throws -> (String, Int, String)?] = tables.map { relative, table, isCSV in
+                {
+                    let path = publisher.path(relative)
+                    let rows = isCSV ? try TableWriters.writeCSV(table, to: path) : try TableWriters.writeParquet(table, to: path)
+                    return (relative, rows, try SHA256Hasher.hex(file: path))
                 }
             }
-            lap("write snapshots")
+            jobs.append {
+                let path = publisher.path("rejects/rejects.csv")
+                let rejects = try CSVReportWriter(path: path, header: ReportTables.rejectsHeader)
+                for row in rejectRows { try rejects.append(row: row) }
+                try rejects.finish()
+                return ("rejects/rejects.csv", rejects.rows, try SHA256Hasher.hex(file: path))
+            }
+            if debugTables {
+                for (_, table, isCSV) in tables where !isCSV {
+                    jobs.append {
+                        try TableWriters.writeCSV(table, to: publisher.path("debug/\(table.name).csv"))
+                        return nil
+                    }
+                }
+            }
+            let written = try ParallelJobs(jobs).run()
+            let outputs = written.compactMap { $0 }.sorted { bytesLess($0.0, $1.0) }
+            lap("write")
             result.timings = timings
             let manifest = Manifest(
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: drop.accounts,

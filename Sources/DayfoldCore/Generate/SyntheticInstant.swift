@@ -42,29 +42,12 @@ enum InstantStyle: Sendable {
     case missingOffset
 }
 
-/// Proleptic Gregorian calendar arithmetic on day numbers (days since
-/// 1970-01-01), after Howard Hinnant's `civil_from_days`/`days_from_civil`.
+/// Calendar arithmetic on day numbers (days since 1970-01-01), shared with
+/// `LocalDate` so the generator and the pipeline count days the same way.
 enum CivilCalendar {
-    static func date(fromDay day: Int) -> (year: Int, month: Int, day: Int) {
-        let z = day + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let dayOfMonth = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfMonth)
-    }
+    static func date(fromDay day: Int) -> (year: Int, month: Int, day: Int) { LocalDate.civil(fromDays: day) }
 
-    static func day(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
+    static func day(year: Int, month: Int, day: Int) -> Int { LocalDate.daysFromCivil(year, month, day) }
 
     /// 0 = Sunday … 6 = Saturday.
     static func weekday(ofDay day: Int) -> Int {
@@ -73,15 +56,5 @@ enum CivilCalendar {
     }
 
     /// Parses `YYYY-MM-DD`; nil when malformed or not a real date.
-    static func parseDay(_ text: String) -> Int? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2]),
-            (1...12).contains(month), (1...31).contains(dayOfMonth)
-        else { return nil }
-        let day = day(year: year, month: month, day: dayOfMonth)
-        let back = date(fromDay: day)
-        guard back.year == year, back.month == month, back.day == dayOfMonth else { return nil }
-        return day
-    }
+    static func parseDay(_ text: String) -> Int? { LocalDate(text).map { Int($0.days) } }
 }

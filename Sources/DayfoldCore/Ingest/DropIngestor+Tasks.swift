@@ -258,54 +258,78 @@ extension DropIngestor {
 
     func readStatusEvents() throws {
         let spec = columns([
-            ("id", true), ("daily_task_instance_id", true), ("relationship_id", true), ("to_status", true),
-            ("occurred_at", true), ("reason", false), ("device_id", false), ("client_operation_id", false),
+            ("id", true), ("daily_task_instance_id", true), ("relationship_id", true), ("device_id", false),
+            ("client_operation_id", false), ("to_status", true), ("occurred_at", true), ("reason", false),
             ("from_status", false), ("note", false), ("actor_user_id", false), ("metadata", false),
         ])
-        var seenIDs = ByteKeyTable()
-        var seenRetries = ByteKeyTable()
+        var dedup = TaskRowDeduplicator()
         for file in layout.statusEvents {
             try readCSV(file, kind: "status_events", columns: spec) { row, account in
-                let id = row.slice(0)
-                if id == nil { row.fail("missing_column:id") }
-                let taskID = row.slice(1)
-                if taskID == nil { row.fail("missing_column:daily_task_instance_id") }
-                let relationshipID = row.slice(2)
-                if relationshipID == nil { row.fail("missing_column:relationship_id") }
-                let status = row.choice(3, TaskStatus.names).flatMap(TaskStatus.init(rawValue:))
-                let occurred = row.instant(4)
-                guard row.rejectReason == nil, let id, let taskID, let relationshipID, let status, let occurred else {
-                    return
-                }
-                guard let decision = resolveTask(taskID, relationshipID, &row) else { return }
-                guard let task = decision, !isAfterAsOf(occurred.instant) else {
-                    row.fate = .ignored
-                    return
-                }
-                if seenIDs.find(id) != nil {
-                    row.fate = .duplicate
-                    return
-                }
-                var retry: ArraySlice<UInt8>?
-                if let operation = row.slice(7) {
-                    let key = retryKey(relationshipID, row.slice(6), operation)
-                    if seenRetries.find(key) != nil {
-                        row.fate = .duplicate
-                        return
-                    }
-                    retry = key
-                }
-                _ = seenIDs.intern(id)
-                if let retry { _ = seenRetries.intern(retry) }
-                row.fate = .accepted
+                let reference = taskReference(&row)
+                let status = row.choice(5, TaskStatus.names).flatMap(TaskStatus.init(rawValue:))
+                let occurred = row.instant(6)
+                guard row.rejectReason == nil, let reference, let status, let occurred else { return }
+                guard let task = decideTaskRow(reference, at: occurred.instant, &row, &dedup) else { return }
                 if options.retainRows {
                     drop.events.append(
                         StatusEvent(
-                            id: String(decoding: id, as: UTF8.self), task: task, toStatus: status,
-                            occurredAt: occurred.instant, offsetSeconds: occurred.offsetSeconds, reason: row.text(5)))
+                            id: String(decoding: reference.id, as: UTF8.self), task: task, toStatus: status,
+                            occurredAt: occurred.instant, offsetSeconds: occurred.offsetSeconds, reason: row.text(7)))
                 }
             }
         }
+    }
+
+    /// The leading fields events and value entries share: id, task id,
+    /// relationship id (columns 0–2), device and operation (3–4).
+    struct TaskRowReference {
+        var id: ArraySlice<UInt8>
+        var taskID: ArraySlice<UInt8>
+        var relationshipID: ArraySlice<UInt8>
+    }
+
+    /// Reads columns 0–2; a missing one rejects the row.
+    private func taskReference(_ row: inout CSVRow) -> TaskRowReference? {
+        let id = row.slice(0)
+        if id == nil { row.fail("missing_column:id") }
+        let taskID = row.slice(1)
+        if taskID == nil { row.fail("missing_column:daily_task_instance_id") }
+        let relationshipID = row.slice(2)
+        if relationshipID == nil { row.fail("missing_column:relationship_id") }
+        guard let id, let taskID, let relationshipID else { return nil }
+        return TaskRowReference(id: id, taskID: taskID, relationshipID: relationshipID)
+    }
+
+    /// The shared decisions for an event or value entry whose fields are
+    /// valid: unknown task / relationship mismatch (rejected) → task ignored
+    /// or instant after as-of (ignored) → same id or same offline-retry key
+    /// as an earlier row (duplicate, the first in file order is kept) →
+    /// accepted. Returns the task index when accepted.
+    private func decideTaskRow(
+        _ reference: TaskRowReference, at instant: Instant, _ row: inout CSVRow, _ dedup: inout TaskRowDeduplicator
+    ) -> Int? {
+        guard let decision = resolveTask(reference.taskID, reference.relationshipID, &row) else { return nil }
+        guard let task = decision, !isAfterAsOf(instant) else {
+            row.fate = .ignored
+            return nil
+        }
+        if dedup.ids.find(reference.id) != nil {
+            row.fate = .duplicate
+            return nil
+        }
+        var retry: ArraySlice<UInt8>?
+        if let operation = row.slice(4) {
+            let key = retryKey(reference.relationshipID, row.slice(3), operation)
+            if dedup.retries.find(key) != nil {
+                row.fate = .duplicate
+                return nil
+            }
+            retry = key
+        }
+        _ = dedup.ids.intern(reference.id)
+        if let retry { _ = dedup.retries.intern(retry) }
+        row.fate = .accepted
+        return task
     }
 
     /// Looks up the task a row refers to: nil when the row is rejected
@@ -330,44 +354,18 @@ extension DropIngestor {
 
     func readValueEntries() throws {
         let spec = columns([
-            ("id", true), ("daily_task_instance_id", true), ("relationship_id", true), ("value", true),
-            ("recorded_at", true), ("status", false), ("device_id", false), ("client_operation_id", false),
+            ("id", true), ("daily_task_instance_id", true), ("relationship_id", true), ("device_id", false),
+            ("client_operation_id", false), ("value", true), ("recorded_at", true), ("status", false),
         ])
-        var seenIDs = ByteKeyTable()
-        var seenRetries = ByteKeyTable()
+        var dedup = TaskRowDeduplicator()
         for file in layout.valueEntries {
             try readCSV(file, kind: "value_entries", columns: spec) { row, account in
-                let id = row.slice(0)
-                if id == nil { row.fail("missing_column:id") }
-                let taskID = row.slice(1)
-                if taskID == nil { row.fail("missing_column:daily_task_instance_id") }
-                let relationshipID = row.slice(2)
-                if relationshipID == nil { row.fail("missing_column:relationship_id") }
-                _ = row.number(3)
-                let recorded = row.instant(4)
-                let status = row.choice(5, ["ACCEPTED", "REJECTED"]) ?? "ACCEPTED"
-                guard row.rejectReason == nil, let id, let taskID, let relationshipID, let recorded else { return }
-                guard let decision = resolveTask(taskID, relationshipID, &row) else { return }
-                guard let task = decision, !isAfterAsOf(recorded.instant) else {
-                    row.fate = .ignored
-                    return
-                }
-                if seenIDs.find(id) != nil {
-                    row.fate = .duplicate
-                    return
-                }
-                var retry: ArraySlice<UInt8>?
-                if let operation = row.slice(7) {
-                    let key = retryKey(relationshipID, row.slice(6), operation)
-                    if seenRetries.find(key) != nil {
-                        row.fate = .duplicate
-                        return
-                    }
-                    retry = key
-                }
-                _ = seenIDs.intern(id)
-                if let retry { _ = seenRetries.intern(retry) }
-                row.fate = .accepted
+                let reference = taskReference(&row)
+                _ = row.number(5)
+                let recorded = row.instant(6)
+                let status = row.choice(7, ["ACCEPTED", "REJECTED"]) ?? "ACCEPTED"
+                guard row.rejectReason == nil, let reference, let recorded else { return }
+                guard let task = decideTaskRow(reference, at: recorded.instant, &row, &dedup) else { return }
                 if options.retainRows {
                     drop.valueEntries.append(
                         ValueEntry(
@@ -429,4 +427,11 @@ extension DropIngestor {
             }
         }
     }
+}
+
+/// Ids and offline-retry keys already accepted (events and value entries
+/// have separate key spaces, SPEC §9).
+struct TaskRowDeduplicator {
+    var ids = ByteKeyTable()
+    var retries = ByteKeyTable()
 }

@@ -98,7 +98,7 @@ enum Usage {
         dayfold validate — read a drop and account for every row, without writing outputs.
 
         USAGE
-          dayfold validate DROP [--as-of INSTANT] [--json] [--pipeline PIPELINE.json]
+          dayfold validate DROP [--as-of INSTANT] [--json] [--pipeline PIPELINE.json] [--progress MODE]
 
         ARGUMENTS
           DROP                 The drop folder.
@@ -107,6 +107,8 @@ enum Usage {
           --json               Print one JSON object: {"files":[…],"rejects":[…]}.
           --pipeline FILE      Take self_sources, default_timezone and
                                max_reject_fraction from a pipeline file.
+          --progress MODE      auto|always|never: progress on stderr (auto: only
+                               when stderr is a terminal).
           -h, --help           Show this help.
 
         Every file's rows_read = accepted + duplicate + ignored + rejected.

@@ -17,6 +17,16 @@ func asOfInstant(_ text: String?) throws -> ParsedInstant {
     return parsed
 }
 
+/// `--progress auto|always|never`: auto shows progress only when stderr is a terminal.
+func progressWanted(_ mode: String?) throws -> Bool {
+    switch mode ?? "auto" {
+    case "auto": return isatty(STDERR_FILENO) != 0
+    case "always": return true
+    case "never": return false
+    default: throw DayfoldError(.usage, "--progress must be auto, always or never")
+    }
+}
+
 func runCommand(_ argv: [String]) throws -> Int32 {
     let args = try Arguments(
         argv, valued: ["--input", "--output", "--as-of", "--max-memory", "--progress"], bare: ["--debug-tables"])
@@ -33,9 +43,6 @@ func runCommand(_ argv: [String]) throws -> Int32 {
         guard parseByteSize(memory) != nil else { throw DayfoldError(.usage, "--max-memory: cannot read \"\(memory)\" (use e.g. 512M)") }
         config.maxMemory = memory
     }
-    if let mode = args.options["--progress"], !["auto", "always", "never"].contains(mode) {
-        throw DayfoldError(.usage, "--progress must be auto, always or never")
-    }
     guard let input = args.options["--input"] ?? config.input else {
         throw DayfoldError(.usage, "no input drop", fix: "give --input DROP or an \"input\" key in the pipeline file")
     }
@@ -43,9 +50,7 @@ func runCommand(_ argv: [String]) throws -> Int32 {
     let asOf = try asOfInstant(args.options["--as-of"])
     var runner = PipelineRunner(config: config, input: input, output: output, asOf: asOf)
     runner.debugTables = args.flags.contains("--debug-tables")
-    let mode = args.options["--progress"] ?? "auto"
-    let showProgress = mode == "always" || (mode == "auto" && isatty(STDERR_FILENO) != 0)
-    if showProgress { runner.onStage = { writeError("dayfold: \($0)…") } }
+    runner.showProgress = try progressWanted(args.options["--progress"])
     let outcome = try runner.run()
     print("published \(outcome.outputDirectory) (\(outcome.rowsRead) rows read, \(outcome.rowsRejected) rejected)")
     if outcome.rejectFractionExceeded {
@@ -57,7 +62,7 @@ func runCommand(_ argv: [String]) throws -> Int32 {
 }
 
 func validateCommand(_ argv: [String]) throws -> Int32 {
-    let args = try Arguments(argv, valued: ["--as-of", "--pipeline"], bare: ["--json"])
+    let args = try Arguments(argv, valued: ["--as-of", "--pipeline", "--progress"], bare: ["--json"])
     if args.flags.contains("--help") {
         print(Usage.validate)
         return 0
@@ -68,7 +73,8 @@ func validateCommand(_ argv: [String]) throws -> Int32 {
     var config = PipelineConfig()
     if let path = args.options["--pipeline"] { config = try PipelineConfig.load(path: path) }
     let asOf = try asOfInstant(args.options["--as-of"])
-    let drop = try PipelineRunner.ingest(input: input, config: config, asOf: asOf, retainRows: false)
+    let drop = try PipelineRunner.ingest(
+        input: input, config: config, asOf: asOf, retainRows: false, showProgress: try progressWanted(args.options["--progress"]))
     if args.flags.contains("--json") {
         print(ValidationReport.json(drop))
     } else {

@@ -61,11 +61,21 @@ public final class DropIngestor {
         try readJournal()
         try readHealthCSV()
         try readHealthXML()
+        options.progress?.reading(bytesDone: layout.totalBytes, rows: drop.rowsRead, force: true)
         return drop
     }
 
+    /// Input bytes of the files finished so far, and rows read (for progress).
+    var bytesDone: Int64 = 0
+    var rowsSoFar = 0
+
     /// Starts accounting for a file; returns its index.
     func openAccount(_ file: DropLayout.File, kind: String) -> Int {
+        if let previous = drop.accounts.last {
+            rowsSoFar += previous.rowsRead
+            bytesDone += layout.size(of: previous.path)
+            options.progress?.reading(bytesDone: bytesDone, rows: rowsSoFar)
+        }
         drop.accounts.append(FileAccount(path: file.relativePath, kind: kind))
         return drop.accounts.count - 1
     }

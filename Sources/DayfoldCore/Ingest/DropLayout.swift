@@ -68,6 +68,15 @@ public struct DropLayout: Sendable {
         }
     }
 
+    /// Bytes on disk of a file of the drop (0 when it cannot be read).
+    public func size(of relativePath: String) -> Int64 {
+        let path = (root as NSString).appendingPathComponent(relativePath)
+        return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// Bytes on disk of every input file.
+    public var totalBytes: Int64 { allFiles.reduce(0) { $0 + size(of: $1.relativePath) } }
+
     public var hasTaskFiles: Bool {
         !(instances.isEmpty && statusEvents.isEmpty && valueEntries.isEmpty && infoCards.isEmpty && workoutLogs.isEmpty)
     }

@@ -9,6 +9,8 @@ public struct IngestOptions: Sendable {
 
     /// False for `validate`: decide and count every row, keep none (memory stays flat).
     public var retainRows = true
+    /// Told of progress as files and rows are read (nil: nobody is watching).
+    public var progress: ProgressReporter?
 
     public init(asOf: Instant, selfSources: Set<String> = [], defaultTimezone: String? = nil) {
         self.asOf = asOf

@@ -8,8 +8,8 @@ public struct PipelineRunner {
     public var asOf: ParsedInstant
     /// Also write every snapshot table as CSV under `debug/` (for checks).
     public var debugTables = false
-    /// Called with a stage name as each stage starts (progress on a terminal).
-    public var onStage: (String) -> Void = { _ in }
+    /// Per-stage progress on stderr (for a terminal).
+    public var showProgress = false
 
     public init(config: PipelineConfig, input: String, output: String, asOf: ParsedInstant) {
         self.config = config
@@ -27,13 +27,17 @@ public struct PipelineRunner {
     }
 
     /// Reads the drop; `retainRows: false` only decides and counts (for `validate`).
-    public static func ingest(input: String, config: PipelineConfig, asOf: ParsedInstant, retainRows: Bool = true) throws
-        -> IngestedDrop
-    {
+    public static func ingest(
+        input: String, config: PipelineConfig, asOf: ParsedInstant, retainRows: Bool = true, showProgress: Bool = false
+    ) throws -> IngestedDrop {
         let layout = try DropLayout(root: input)
+        let progress = ProgressReporter(enabled: showProgress, totalBytes: showProgress ? layout.totalBytes : 0)
+        progress.begin("ingest")
+        defer { progress.finish() }
         var options = IngestOptions(
             asOf: asOf.instant, selfSources: Set(config.selfSources), defaultTimezone: config.defaultTimezone)
         options.retainRows = retainRows
+        options.progress = progress
         var drop = try DropIngestor(layout: layout, options: options).ingest()
         for index in drop.accounts.indices {
             let relative = drop.accounts[index].path
@@ -49,14 +53,15 @@ public struct PipelineRunner {
             timings.append((stage, Date().timeIntervalSince(clock)))
             clock = Date()
         }
-        onStage("ingest")
-        var drop = try PipelineRunner.ingest(input: input, config: config, asOf: asOf)
+        var drop = try PipelineRunner.ingest(input: input, config: config, asOf: asOf, showProgress: showProgress)
         lap("ingest")
-        onStage("compute")
+        let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
+        stages.begin("compute")
         var result = FactsStage.compute(drop, config: config, asOf: asOf)
         drop.warnings += result.drop.userZones.warnings.sorted()
         lap("compute")
-        onStage("write")
+        stages.begin("write")
+        defer { stages.finish() }
         let publisher = try OutputPublisher(destination: output)
         do {
             let tables: [(String, OutputTable, isCSV: Bool)] = [

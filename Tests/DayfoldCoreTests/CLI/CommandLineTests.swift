@@ -47,3 +47,36 @@ import Testing
         #expect(result.stderr.contains("/nonexistent/drop"))
     }
 }
+
+/// Progress goes to stderr only when asked for or on a terminal.
+@Suite struct ProgressOutputTests {
+    static let arguments = [
+        "run", TestPaths.repositoryRoot.appendingPathComponent("Pipelines/sample.json").path, "--as-of",
+        "2026-03-31T18:00:00Z",
+    ]
+
+    func run(_ extra: [String]) throws -> DayfoldProcess {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try DayfoldProcess.run(Self.arguments + ["--output", directory.appendingPathComponent("o").path] + extra)
+    }
+
+    @Test func notATerminalMeansNoProgress() throws {
+        let result = try run([])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func alwaysShowsStagesRowsAndRate() throws {
+        let result = try run(["--progress", "always"])
+        #expect(result.status == 0)
+        for word in ["ingest", "rows", "MB/s", "compute", "write", "done in"] {
+            #expect(result.stderr.contains(word), "progress lacks \(word): \(result.stderr)")
+        }
+    }
+
+    @Test func neverIsSilentAndABadModeIsAUsageError() throws {
+        #expect(try run(["--progress", "never"]).stderr.isEmpty)
+        #expect(try run(["--progress", "sometimes"]).status == 2)
+    }
+}

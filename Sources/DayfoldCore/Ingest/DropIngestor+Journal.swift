@@ -85,7 +85,7 @@ extension DropIngestor {
                         json.append("\(jsonString(columnSpec[position].name)):\(value.map(jsonString) ?? "null")")
                     }
                 }
-                record.rawBytes = Array(("{" + json.joined(separator: ",") + "}").utf8)
+                record.setRaw("{" + json.joined(separator: ",") + "}")
                 var row = CSVRow(record: record, columns: columnSpec, indexes: Array(0..<columnSpec.count))
                 if let missing { row.fail("missing_column:\(missing)") } else { try handle(&row, account) }
                 if let reason = row.rejectReason {

@@ -18,7 +18,9 @@ public final class CSVRecord {
     var bytes: [UInt8] = []
     var starts: [Int] = []
     var ends: [Int] = []
-    var rawBytes: [UInt8] = []
+    /// The record's original text is `rawSource[rawRange]` (shared with its batch).
+    var rawSource: [UInt8] = []
+    var rawRange: Range<Int> = 0..<0
 
     public var fieldCount: Int { starts.count }
 
@@ -64,7 +66,13 @@ public final class CSVRecord {
     }
 
     /// The record's original text (its physical lines, without the final line break).
-    public var raw: String { String(decoding: rawBytes, as: UTF8.self) }
+    public var raw: String { String(decoding: rawSource[rawRange], as: UTF8.self) }
+
+    /// Sets the original text (for records not read from CSV, e.g. SQLite rows).
+    func setRaw(_ text: String) {
+        rawSource = Array(text.utf8)
+        rawRange = 0..<rawSource.count
+    }
 }
 
 /// Streams a CSV file (RFC 4180 through libcsv) record by record, tracking the
@@ -99,8 +107,48 @@ public final class CSVRecordReader {
     }
 
     /// Calls `body` for every record, the header included (the caller decides).
+    /// Parsing runs on its own thread, a few batches ahead of `body`.
     public func forEachRecord(_ body: (CSVRecord) throws -> Void) throws {
+        let channel = CSVBatchChannel(capacity: 4)
+        let producer = CSVProducer(reader: self, channel: channel)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global(qos: .userInitiated).async {
+            producer.run()
+            done.signal()
+        }
+        defer { done.wait() }
+        let record = CSVRecord()
+        while true {
+            switch channel.pop() {
+            case .end:
+                return
+            case .failure(let error):
+                channel.cancel()
+                throw error
+            case .batch(let batch):
+                do {
+                    for index in 0..<batch.count {
+                        batch.load(index, into: record)
+                        try body(record)
+                    }
+                } catch {
+                    channel.cancel()
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Parses the whole stream into batches (on the producer thread).
+    fileprivate func produce(_ emit: (CSVRecordBatch) -> Bool) throws {
         let context = Unmanaged.passUnretained(sink).toOpaque()
+        sink.batch = CSVRecordBatch()
+        func flushIfFull() -> Bool {
+            guard sink.batch.count >= 4096 || sink.batch.bytes.count >= 1 << 20 else { return true }
+            let full = sink.batch
+            sink.batch = CSVRecordBatch()
+            return emit(full)
+        }
         while let chunk = try readChunk() {
             var lineStart = 0
             let count = chunk.count
@@ -115,23 +163,25 @@ public final class CSVRecordReader {
                     break
                 }
                 if pending.isEmpty {
-                    try feedLine(chunk, lineStart, newline + 1, context, body)
+                    try feedLine(chunk, lineStart, newline + 1, context)
                 } else {
                     pending.append(contentsOf: chunk[lineStart...newline])
                     let line = pending
                     pending.removeAll(keepingCapacity: true)
-                    try feedLine(line, 0, line.count, context, body)
+                    try feedLine(line, 0, line.count, context)
                 }
                 lineStart = newline + 1
             }
+            if !flushIfFull() { return }
         }
         if !pending.isEmpty {
             let line = pending
             pending.removeAll()
-            try feedLine(line, 0, line.count, context, body)
+            try feedLine(line, 0, line.count, context)
         }
         csv_fini(parser, csvFieldCallback, csvRecordCallback, context)
-        try deliver(body)
+        sink.finishRecord()
+        if sink.batch.count > 0 { _ = emit(sink.batch) }
     }
 
     private func readChunk() throws -> [UInt8]? {
@@ -142,10 +192,7 @@ public final class CSVRecordReader {
         }
     }
 
-    private func feedLine(
-        _ buffer: [UInt8], _ start: Int, _ end: Int, _ context: UnsafeMutableRawPointer,
-        _ body: (CSVRecord) throws -> Void
-    ) throws {
+    private func feedLine(_ buffer: [UInt8], _ start: Int, _ end: Int, _ context: UnsafeMutableRawPointer) throws {
         lineNumber += 1
         var from = start
         if firstLine {
@@ -164,12 +211,12 @@ public final class CSVRecordReader {
         if !sink.inRecord {
             if contentEnd == from { return }  // blank line: skipped, not counted
             sink.inRecord = true
-            sink.record.line = lineNumber
-            sink.record.rawBytes.removeAll(keepingCapacity: true)
+            sink.line = lineNumber
+            sink.raw.removeAll(keepingCapacity: true)
         } else {
-            sink.record.rawBytes.append(0x0A)
+            sink.raw.append(0x0A)
         }
-        sink.record.rawBytes.append(contentsOf: buffer[from..<contentEnd])
+        sink.raw.append(contentsOf: buffer[from..<contentEnd])
         let length = end - from
         let consumed = buffer.withUnsafeBufferPointer { raw -> Int in
             guard let base = raw.baseAddress else { return 0 }
@@ -179,24 +226,46 @@ public final class CSVRecordReader {
             let message = String(cString: csv_strerror(csv_error(parser)))
             throw CSVReadError(path: path, line: lineNumber, column: consumed + 1, detail: "libcsv: \(message)")
         }
-        try deliver(body)
+        sink.finishRecord()
+    }
+}
+
+/// Runs a reader's parsing on the producer thread and reports how it ended.
+private final class CSVProducer: @unchecked Sendable {
+    let reader: CSVRecordReader
+    let channel: CSVBatchChannel
+
+    init(reader: CSVRecordReader, channel: CSVBatchChannel) {
+        self.reader = reader
+        self.channel = channel
     }
 
-    private func deliver(_ body: (CSVRecord) throws -> Void) throws {
-        if sink.complete {
-            sink.complete = false
-            sink.inRecord = false
-            try body(sink.record)
-            sink.record.reset()
+    func run() {
+        do {
+            try reader.produce { self.channel.push(.batch($0)) }
+            _ = channel.push(.end)
+        } catch {
+            _ = channel.push(.failure(error))
         }
     }
 }
 
-/// Receives libcsv's callbacks; one per reader.
+/// Receives libcsv's callbacks; one per reader. Fields go straight into the
+/// current batch; a record is closed once its line has been fed.
 final class CSVSink {
-    let record = CSVRecord()
+    var batch = CSVRecordBatch()
     var inRecord = false
     var complete = false
+    var line = 0
+    var raw: [UInt8] = []
+
+    func finishRecord() {
+        if complete {
+            complete = false
+            inRecord = false
+            batch.endRecord(line: line, raw: raw)
+        }
+    }
 }
 
 private func firstInvalidUTF8(_ buffer: [UInt8], _ start: Int, _ end: Int) -> Int? {
@@ -237,13 +306,7 @@ private let csvFieldCallback: @convention(c) (UnsafeMutableRawPointer?, Int, Uns
     data, length, context in
     guard let context else { return }
     let sink = Unmanaged<CSVSink>.fromOpaque(context).takeUnretainedValue()
-    let record = sink.record
-    let start = record.bytes.count
-    if let data, length > 0 {
-        record.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
-    }
-    record.starts.append(start)
-    record.ends.append(record.bytes.count)
+    sink.batch.appendField(UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : length))
 }
 
 private let csvRecordCallback: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { _, context in

@@ -6,8 +6,3 @@ public func formatNumber(_ value: Double) -> String {
     }
     return "\(value)"
 }
-
-/// Byte-wise string order (SPEC §9: "Strings sort by bytes").
-public func bytesLess(_ lhs: String, _ rhs: String) -> Bool {
-    lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
-}

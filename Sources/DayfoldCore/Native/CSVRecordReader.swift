@@ -269,7 +269,15 @@ final class CSVSink {
 }
 
 private func firstInvalidUTF8(_ buffer: [UInt8], _ start: Int, _ end: Int) -> Int? {
-    var index = start
+    // Fast path: 8 bytes at a time while they are all ASCII.
+    var index = buffer.withUnsafeBytes { raw -> Int in
+        var position = start
+        while position + 8 <= end {
+            if raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+            position += 8
+        }
+        return position
+    }
     while index < end {
         let byte = buffer[index]
         if byte < 0x80 {

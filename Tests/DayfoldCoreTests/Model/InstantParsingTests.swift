@@ -36,3 +36,12 @@ import Testing
         #expect(LocalDate(days: 0).description == "1970-01-01")
     }
 }
+
+@Suite struct ByteOrderTests {
+    @Test(arguments: [("a", "b", true), ("b", "a", false), ("a", "ab", true), ("", "a", true), ("a", "a", false),
+        ("Z", "a", true), ("é", "z", false), ("r1", "r10", true)])
+    func stringsSortByTheirUTF8Bytes(left: String, right: String, less: Bool) {
+        #expect(bytesLess(left, right) == less)
+        #expect(bytesLess(left, right) == left.utf8.lexicographicallyPrecedes(right.utf8))
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// Byte-wise string order (SPEC §9: "Strings sort by bytes"), by `memcmp`
+/// on the strings' UTF-8 storage.
+public func bytesLess(_ lhs: String, _ rhs: String) -> Bool {
+    var left = lhs
+    var right = rhs
+    return left.withUTF8 { a in
+        right.withUTF8 { b in
+            let common = min(a.count, b.count)
+            if common > 0, let x = a.baseAddress, let y = b.baseAddress {
+                let order = memcmp(x, y, common)
+                if order != 0 { return order < 0 }
+            }
+            return a.count < b.count
+        }
+    }
+}

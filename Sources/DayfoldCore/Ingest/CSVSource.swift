@@ -87,8 +87,6 @@ struct CSVRow {
     /// nil means the reader will count the row itself later.
     var fate: RowFate?
 
-    var line: Int { record.line }
-
     private func fieldIndex(_ column: Int) -> Int? {
         let index = indexes[column]
         return index >= 0 ? index : nil
@@ -173,6 +171,4 @@ struct CSVRow {
         }
         return text
     }
-
-    var raw: String { record.raw }
 }

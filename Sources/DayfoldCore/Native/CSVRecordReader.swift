@@ -24,12 +24,6 @@ public final class CSVRecord {
 
     public var fieldCount: Int { starts.count }
 
-    func reset() {
-        bytes.removeAll(keepingCapacity: true)
-        starts.removeAll(keepingCapacity: true)
-        ends.removeAll(keepingCapacity: true)
-    }
-
     /// True when the field is empty (quoted or not): NULL.
     public func isNull(_ index: Int) -> Bool { ends[index] == starts[index] }
 
@@ -48,21 +42,6 @@ public final class CSVRecord {
         let start = starts[index]
         let end = ends[index]
         return start == end ? nil : bytes[start..<end]
-    }
-
-    /// Compares the field with an ASCII literal without making a String.
-    public func fieldEquals(_ index: Int, _ literal: StaticString) -> Bool {
-        let length = ends[index] - starts[index]
-        guard length == literal.utf8CodeUnitCount else { return false }
-        return literal.withUTF8Buffer { lit in
-            var offset = 0
-            let base = starts[index]
-            while offset < length {
-                if bytes[base + offset] != lit[offset] { return false }
-                offset += 1
-            }
-            return true
-        }
     }
 
     /// The record's original text (its physical lines, without the final line break).

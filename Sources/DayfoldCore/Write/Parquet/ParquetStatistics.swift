@@ -80,12 +80,12 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
             var high: String?
             for case let value? in values {
                 if let current = low {
-                    if value.utf8.lexicographicallyPrecedes(current.utf8) { low = value }
+                    if bytesLess(value, current) { low = value }
                 } else {
                     low = value
                 }
                 if let current = high {
-                    if current.utf8.lexicographicallyPrecedes(value.utf8) { high = value }
+                    if bytesLess(current, value) { high = value }
                 } else {
                     high = value
                 }

@@ -64,23 +64,39 @@ public struct PipelineRunner {
         defer { stages.finish() }
         let publisher = try OutputPublisher(destination: output)
         do {
-            let tables: [(String, OutputTable, isCSV: Bool)] = [
-                ("reports/coach_daily_summary.csv", ReportTables.relationshipDays(result, name: "coach_daily_summary"), true),
-                ("reports/progress_ranges.csv", ReportTables.progressRanges(result), true),
-                ("reports/risk_signals.csv", ReportTables.riskSignals(result), true),
-                ("reports/streaks.csv", ReportTables.streaks(result), true),
-            ] + [
-                ReportTables.adherenceEvents(result), ReportTables.clientDays(result), ReportTables.progressRanges(result),
-                ReportTables.relationshipDays(result), ReportTables.riskSignals(result), ReportTables.streaks(result),
-            ].map { ("snapshots/\($0.name).parquet", $0, false) }
+            // Tables are built inside the jobs, so their sorting runs in parallel too.
+            let reportTables: [(String, () -> OutputTable)] = [
+                ("reports/coach_daily_summary.csv", { ReportTables.relationshipDays(result, name: "coach_daily_summary") }),
+                ("reports/progress_ranges.csv", { ReportTables.progressRanges(result) }),
+                ("reports/risk_signals.csv", { ReportTables.riskSignals(result) }),
+                ("reports/streaks.csv", { ReportTables.streaks(result) }),
+            ]
+            let snapshotTables: [(String, () -> OutputTable)] = [
+                ("adherence_events", { ReportTables.adherenceEvents(result) }),
+                ("client_days", { ReportTables.clientDays(result) }),
+                ("progress_ranges", { ReportTables.progressRanges(result) }),
+                ("relationship_days", { ReportTables.relationshipDays(result) }),
+                ("risk_signals", { ReportTables.riskSignals(result) }),
+                ("streaks", { ReportTables.streaks(result) }),
+            ]
             for folder in ["reports", "rejects", "snapshots"] + (debugTables ? ["debug"] : []) {
                 try FileManager.default.createDirectory(atPath: publisher.path(folder), withIntermediateDirectories: true)
             }
             let rejectRows = ReportTables.rejects(drop)
-            var jobs: [() throws -> (String, Int, String)?] = tables.map { relative, table, isCSV in
+            var jobs: [() throws -> (String, Int, String)?] = reportTables.map { relative, table in
                 {
                     let path = publisher.path(relative)
-                    let rows = isCSV ? try TableWriters.writeCSV(table, to: path) : try TableWriters.writeParquet(table, to: path)
+                    return (relative, try TableWriters.writeCSV(table(), to: path), try SHA256Hasher.hex(file: path))
+                }
+            }
+            for (name, table) in snapshotTables {
+                let debug = debugTables
+                jobs.append {
+                    let built = table()
+                    let relative = "snapshots/\(name).parquet"
+                    let path = publisher.path(relative)
+                    let rows = try TableWriters.writeParquet(built, to: path)
+                    if debug { try TableWriters.writeCSV(built, to: publisher.path("debug/\(name).csv")) }
                     return (relative, rows, try SHA256Hasher.hex(file: path))
                 }
             }
@@ -90,14 +106,6 @@ public struct PipelineRunner {
                 for row in rejectRows { try rejects.append(row: row) }
                 try rejects.finish()
                 return ("rejects/rejects.csv", rejects.rows, try SHA256Hasher.hex(file: path))
-            }
-            if debugTables {
-                for (_, table, isCSV) in tables where !isCSV {
-                    jobs.append {
-                        try TableWriters.writeCSV(table, to: publisher.path("debug/\(table.name).csv"))
-                        return nil
-                    }
-                }
             }
             let written = try ParallelJobs(jobs).run()
             let outputs = written.compactMap { $0 }.sorted { bytesLess($0.0, $1.0) }

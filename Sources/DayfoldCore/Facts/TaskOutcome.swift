@@ -16,44 +16,86 @@ public struct TaskOutcome: Sendable {
     public var countsAsInfoCard = false
 }
 
+/// Groups row indexes by task in one flat array (offsets per task), so
+/// millions of tasks cost no array each.
+struct TaskIndexGroups {
+    private(set) var offsets: [Int]
+    private(set) var members: [Int]
+
+    init(taskCount: Int, _ taskOf: [Int]) {
+        var counts = [Int](repeating: 0, count: taskCount + 1)
+        for task in taskOf { counts[task + 1] += 1 }
+        for index in 0..<taskCount { counts[index + 1] += counts[index] }
+        offsets = counts
+        var next = counts
+        members = [Int](repeating: 0, count: taskOf.count)
+        for (row, task) in taskOf.enumerated() {
+            members[next[task]] = row
+            next[task] += 1
+        }
+    }
+
+    func range(_ task: Int) -> Range<Int> { offsets[task]..<offsets[task + 1] }
+}
+
 /// Computes every task's outcome from its accepted events and value entries.
 public enum TaskOutcomeCalculator {
     public static func outcomes(_ drop: IngestedDrop, asOf: Instant) -> [TaskOutcome] {
-        var eventsByTask = [[Int]](repeating: [], count: drop.tasks.count)
-        for (position, event) in drop.events.enumerated() { eventsByTask[event.task].append(position) }
-        var entriesByTask = [[Int]](repeating: [], count: drop.tasks.count)
-        for (position, entry) in drop.valueEntries.enumerated() where entry.accepted {
-            entriesByTask[entry.task].append(position)
+        let events = drop.events
+        let eventGroups = TaskIndexGroups(taskCount: drop.tasks.count, events.map(\.task))
+        let acceptedEntries = drop.valueEntries.indices.filter { drop.valueEntries[$0].accepted }
+        let entryGroups = TaskIndexGroups(taskCount: drop.tasks.count, acceptedEntries.map { drop.valueEntries[$0].task })
+        /// (occurred_at, id) order: ids break ties, compared as bytes.
+        func before(_ left: StatusEvent, _ right: StatusEvent) -> Bool {
+            left.occurredAt != right.occurredAt ? left.occurredAt < right.occurredAt : bytesLess(left.id, right.id)
         }
+        let zones = drop.zones
         var results: [TaskOutcome] = []
         results.reserveCapacity(drop.tasks.count)
         for (index, task) in drop.tasks.enumerated() {
-            let zones = drop.zones
             let deadline = zones.startOfDay(task.zone, task.localDate.adding(days: 2))
             var outcome = TaskOutcome(task: index, kind: nil, deadline: deadline)
-            let events = eventsByTask[index].map { drop.events[$0] }
-            let latest = events.max { ($0.occurredAt, $0.id) < ($1.occurredAt, $1.id) }
+            var latest: StatusEvent?
+            var firstCompletion: StatusEvent?
+            var lastSkip: StatusEvent?
+            var superseded = task.status == .superseded
+            var lateCompletion = false
+            for position in eventGroups.range(index) {
+                let event = events[eventGroups.members[position]]
+                if latest.map({ before($0, event) }) ?? true { latest = event }
+                switch event.toStatus {
+                case .completed where event.occurredAt < deadline:
+                    if firstCompletion.map({ before(event, $0) }) ?? true { firstCompletion = event }
+                case .completed:
+                    lateCompletion = true
+                case .skipped where event.occurredAt < deadline:
+                    if lastSkip.map({ before($0, event) }) ?? true { lastSkip = event }
+                case .superseded:
+                    superseded = true
+                default:
+                    break
+                }
+            }
             let latestStatus = latest?.toStatus ?? task.status
-            outcome.supersededVersion = task.status == .superseded || events.contains { $0.toStatus == .superseded }
+            outcome.supersededVersion = superseded
             if task.informational {
                 outcome.countsAsInfoCard = latestStatus != .canceled && latestStatus != .superseded
                 results.append(outcome)
                 continue
             }
-            let inTimeCompletions = events.filter { $0.toStatus == .completed && $0.occurredAt < deadline }
-            let inTimeSkips = events.filter { $0.toStatus == .skipped && $0.occurredAt < deadline }
-            if let first = inTimeCompletions.min(by: { ($0.occurredAt, $0.id) < ($1.occurredAt, $1.id) }) {
+            if let completion = firstCompletion {
                 outcome.kind = .completed
-                outcome.occurredAt = first.occurredAt
-            } else if let skip = inTimeSkips.max(by: { ($0.occurredAt, $0.id) < ($1.occurredAt, $1.id) }) {
+                outcome.occurredAt = completion.occurredAt
+            } else if let skip = lastSkip {
                 outcome.kind = .skipped
                 outcome.occurredAt = skip.occurredAt
                 outcome.skipReason = skip.reason
             } else if latestStatus == .canceled || latestStatus == .superseded {
                 outcome.kind = .excluded
             } else if task.valueTask, asOf >= zones.startOfDay(task.zone, task.localDate.adding(days: 1)),
-                entriesByTask[index].contains(where: {
-                    zones.localDate(task.zone, drop.valueEntries[$0].recordedAt) == task.localDate
+                entryGroups.range(index).contains(where: {
+                    zones.localDate(task.zone, drop.valueEntries[acceptedEntries[entryGroups.members[$0]]].recordedAt)
+                        == task.localDate
                 })
             {
                 outcome.kind = .completed
@@ -61,7 +103,7 @@ public enum TaskOutcomeCalculator {
             } else if asOf >= deadline {
                 outcome.kind = .missed
                 outcome.occurredAt = deadline
-                outcome.late = events.contains { $0.toStatus == .completed && $0.occurredAt >= deadline }
+                outcome.late = lateCompletion
             } else {
                 outcome.kind = .open
             }

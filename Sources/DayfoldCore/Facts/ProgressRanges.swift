@@ -30,6 +30,17 @@ public struct ProgressRange: Sendable {
 public struct ProgressOptions: Sendable {
     public var windows: [Int]
     public var defaultTargets: [String: Double]
+    /// goals.csv rows by "user|metric", in (effective_on, file order) order.
+    var goals: [String: [Goal]] = [:]
+
+    public init(windows: [Int], defaultTargets: [String: Double], goals: [Goal] = []) {
+        self.windows = windows
+        self.defaultTargets = defaultTargets
+        for goal in goals { self.goals["\(goal.userID)|\(goal.metric)", default: []].append(goal) }
+        for key in self.goals.keys {
+            self.goals[key]?.sort { ($0.effectiveOn, $0.order) < ($1.effectiveOn, $1.order) }
+        }
+    }
 }
 
 public enum ProgressCalculator {
@@ -81,8 +92,7 @@ public enum ProgressCalculator {
             row.max = data.max()
             row.coverageLabel = "\(data.count) of \(windowDays) days with data · \(chosen.label)"
         }
-        let goal = drop.goals.filter { $0.userID == table.user && $0.metric == metric.rawValue && $0.effectiveOn <= to }
-            .max { ($0.effectiveOn, $0.order) < ($1.effectiveOn, $1.order) }
+        let goal = options.goals["\(table.user)|\(metric.rawValue)"]?.last { $0.effectiveOn <= to }
         if let goal {
             row.target = goal.target
             row.targetProvenance = goal.confirmed ? "CONFIRMED" : "SUGGESTED"

@@ -9,7 +9,8 @@ public enum FactsStage {
             StreakCalculator.summary(days[$0], relationship: $0, today: today[$0])
         }
         let clientTables = ClientDayBuilder.build(drop, asOf: asOf)
-        let progressOptions = ProgressOptions(windows: config.progressWindows, defaultTargets: config.defaultTargets)
+        let progressOptions = ProgressOptions(
+            windows: config.progressWindows, defaultTargets: config.defaultTargets, goals: drop.goals)
         let progress = ProgressCalculator.ranges(drop, tables: clientTables, options: progressOptions)
         let signals = computeSignals(drop, outcomes: outcomes, days: days, today: today, tables: clientTables, options: progressOptions)
         return RunResult(

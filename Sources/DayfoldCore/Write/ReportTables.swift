@@ -135,14 +135,17 @@ public enum ReportTables {
         let scored = result.outcomes.filter { $0.kind == .completed || $0.kind == .skipped || $0.kind == .missed }
         var rank = [Int](repeating: 0, count: drop.relationships.count)
         for (position, index) in relationshipOrder(result).enumerated() { rank[index] = position }
-        // Sort by (relationship, date) as integers; task ids (bytes) only break ties within a day.
-        let rows = scored.sorted { left, right in
-            let a = drop.tasks[left.task]
-            let b = drop.tasks[right.task]
-            if a.relationship != b.relationship { return rank[a.relationship] < rank[b.relationship] }
-            if a.localDate != b.localDate { return a.localDate < b.localDate }
-            return bytesLess(a.id, b.id)
+        // Sort small (key, index) pairs: (relationship rank, date) as one integer;
+        // task ids (bytes) only break ties within a day.
+        var keyed = scored.indices.map { position -> (key: Int64, index: Int) in
+            let task = drop.tasks[scored[position].task]
+            return ((Int64(rank[task.relationship]) << 32) | (Int64(task.localDate.days) + (1 << 31)), position)
         }
+        keyed.sort { left, right in
+            if left.key != right.key { return left.key < right.key }
+            return bytesLess(drop.tasks[scored[left.index].task].id, drop.tasks[scored[right.index].task].id)
+        }
+        let rows = keyed.map { scored[$0.index] }
         let fields = [
             field("event_id", .string), field("daily_task_instance_id", .string), field("relationship_id", .string),
             field("client_user_id", .string), field("local_date", .date), field("task_kind", .string),

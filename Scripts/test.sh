@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/ensure-deps.sh --python
+# House style: the checked-in .swift-format, strictly.
+swift format lint --strict --recursive --parallel Sources Tests Package.swift
 swift build --build-tests
 log=$(mktemp)
 set +e

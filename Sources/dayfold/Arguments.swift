@@ -33,7 +33,8 @@ struct Arguments {
                 } else if bare.contains(name) && inline == nil {
                     flags.insert(name)
                 } else {
-                    throw DayfoldError(.usage, "unknown option \(argument)", fix: "see the command's --help for its options")
+                    throw DayfoldError(
+                        .usage, "unknown option \(argument)", fix: "see the command's --help for its options")
                 }
             } else {
                 positionals.append(argument)

@@ -12,7 +12,9 @@ func asOfInstant(_ text: String?) throws -> ParsedInstant {
         return ParsedInstant(instant: Instant(micros: now), offsetSeconds: 0)
     }
     guard let parsed = parseAsOf(text) else {
-        throw DayfoldError(.usage, "--as-of: cannot read \"\(text)\"", fix: "write an instant with an offset, e.g. 2026-03-31T18:00:00Z")
+        throw DayfoldError(
+            .usage, "--as-of: cannot read \"\(text)\"",
+            fix: "write an instant with an offset, e.g. 2026-03-31T18:00:00Z")
     }
     return parsed
 }
@@ -40,7 +42,9 @@ func runCommand(_ argv: [String]) throws -> Int32 {
     var config = PipelineConfig()
     if let path = args.positionals.first { config = try PipelineConfig.load(path: path) }
     if let memory = args.options["--max-memory"] {
-        guard parseByteSize(memory) != nil else { throw DayfoldError(.usage, "--max-memory: cannot read \"\(memory)\" (use e.g. 512M)") }
+        guard parseByteSize(memory) != nil else {
+            throw DayfoldError(.usage, "--max-memory: cannot read \"\(memory)\" (use e.g. 512M)")
+        }
         config.maxMemory = memory
     }
     guard let input = args.options["--input"] ?? config.input else {
@@ -55,7 +59,8 @@ func runCommand(_ argv: [String]) throws -> Int32 {
     print("published \(outcome.outputDirectory) (\(outcome.rowsRead) rows read, \(outcome.rowsRejected) rejected)")
     if outcome.rejectFractionExceeded {
         writeError(
-            "dayfold: rejected rows (\(outcome.rowsRejected) of \(outcome.rowsRead)) exceed max_reject_fraction \(config.maxRejectFraction); see \(outcome.outputDirectory)/rejects/rejects.csv")
+            "dayfold: rejected rows (\(outcome.rowsRejected) of \(outcome.rowsRead)) exceed max_reject_fraction \(config.maxRejectFraction); see \(outcome.outputDirectory)/rejects/rejects.csv"
+        )
         return 3
     }
     return 0
@@ -68,13 +73,15 @@ func validateCommand(_ argv: [String]) throws -> Int32 {
         return 0
     }
     guard args.positionals.count == 1, let input = args.positionals.first else {
-        throw DayfoldError(.usage, "validate needs exactly one DROP folder", fix: "dayfold validate DROP [--as-of INSTANT] [--json]")
+        throw DayfoldError(
+            .usage, "validate needs exactly one DROP folder", fix: "dayfold validate DROP [--as-of INSTANT] [--json]")
     }
     var config = PipelineConfig()
     if let path = args.options["--pipeline"] { config = try PipelineConfig.load(path: path) }
     let asOf = try asOfInstant(args.options["--as-of"])
     let drop = try PipelineRunner.ingest(
-        input: input, config: config, asOf: asOf, retainRows: false, showProgress: try progressWanted(args.options["--progress"]))
+        input: input, config: config, asOf: asOf, retainRows: false,
+        showProgress: try progressWanted(args.options["--progress"]))
     if args.flags.contains("--json") {
         print(ValidationReport.json(drop))
     } else {
@@ -91,7 +98,8 @@ func inspectCommand(_ argv: [String]) throws -> Int32 {
         return 0
     }
     guard args.positionals.count == 1, let path = args.positionals.first else {
-        throw DayfoldError(.usage, "inspect needs exactly one Parquet file", fix: "dayfold inspect OUT/snapshots/streaks.parquet")
+        throw DayfoldError(
+            .usage, "inspect needs exactly one Parquet file", fix: "dayfold inspect OUT/snapshots/streaks.parquet")
     }
     let rows = Int(args.options["--rows"] ?? "5") ?? 5
     print(try SnapshotInspector.describe(path: path, rows: rows))
@@ -107,22 +115,30 @@ func generateCommand(_ argv: [String]) throws -> Int32 {
     guard args.positionals.isEmpty else { throw DayfoldError(.usage, "generate takes no positional arguments") }
     func integer(_ flag: String, _ fallback: Int?) throws -> Int {
         guard let text = args.options[flag] else {
-            guard let fallback else { throw DayfoldError(.usage, "generate needs \(flag)", fix: "see dayfold generate --help") }
+            guard let fallback else {
+                throw DayfoldError(.usage, "generate needs \(flag)", fix: "see dayfold generate --help")
+            }
             return fallback
         }
-        guard let value = Int(text), value >= 0 else { throw DayfoldError(.usage, "\(flag): not a whole number: \(text)") }
+        guard let value = Int(text), value >= 0 else {
+            throw DayfoldError(.usage, "\(flag): not a whole number: \(text)")
+        }
         return value
     }
     guard let output = args.options["--out"] else {
-        throw DayfoldError(.usage, "generate needs --out DIR", fix: "dayfold generate --clients 10 --days 60 --seed 1 --out /tmp/drop")
+        throw DayfoldError(
+            .usage, "generate needs --out DIR", fix: "dayfold generate --clients 10 --days 60 --seed 1 --out /tmp/drop")
     }
     let options = DropGeneratorOptions(
-        clients: try integer("--clients", nil), days: try integer("--days", nil), seed: UInt64(try integer("--seed", 1)),
+        clients: try integer("--clients", nil), days: try integer("--days", nil),
+        seed: UInt64(try integer("--seed", 1)),
         output: output, zstd: args.flags.contains("--zstd"), endDate: args.options["--end-date"] ?? "2026-03-31")
     let summary = try DropGenerator.generate(options) { line in
         if isatty(STDERR_FILENO) != 0 { writeError("dayfold: \(line)") }
     }
-    print("generated \(output): \(summary.files.count) files, \(summary.totalRows) rows, \(summary.csvBytes / 1_000_000) MB of CSV (\(summary.firstDate) … \(summary.lastDate))")
+    print(
+        "generated \(output): \(summary.files.count) files, \(summary.totalRows) rows, \(summary.csvBytes / 1_000_000) MB of CSV (\(summary.firstDate) … \(summary.lastDate))"
+    )
     return 0
 }
 
@@ -151,7 +167,8 @@ func main() -> Int32 {
         case "inspect": return try inspectCommand(Array(argv.dropFirst()))
         case "generate": return try generateCommand(Array(argv.dropFirst()))
         default:
-            throw DayfoldError(.usage, "unknown command \"\(command)\"", fix: "run `dayfold --help` to see the commands")
+            throw DayfoldError(
+                .usage, "unknown command \"\(command)\"", fix: "run `dayfold --help` to see the commands")
         }
     } catch let error as DayfoldError {
         writeError("dayfold: error: \(error.message)" + (error.fix.map { "\nfix: \($0)" } ?? ""))

@@ -40,7 +40,9 @@ while start < rows {
         adherence.append(row % 7 == 0 ? nil : Double(row % 5) / 4)
         state.append(states[row % 4])
     }
-    try writer.writeRowGroup([.string(ids), .int32(dates), .string(zoneColumn), .int64(completed), .double(adherence), .string(state)])
+    try writer.writeRowGroup([
+        .string(ids), .int32(dates), .string(zoneColumn), .int64(completed), .double(adherence), .string(state),
+    ])
     start += count
 }
 try writer.close()

@@ -86,7 +86,8 @@ public enum ClientDayBuilder {
                 days[position].journalEntries += 1
                 for nutrient in 0..<4 {
                     if let perServing = entry.nutrients[nutrient] {
-                        days[position].journal[nutrient] = (days[position].journal[nutrient] ?? 0) + perServing * entry.portion
+                        days[position].journal[nutrient] =
+                            (days[position].journal[nutrient] ?? 0) + perServing * entry.portion
                     }
                 }
             }

@@ -1,6 +1,7 @@
 /// Where a Progress number comes from (SPEC §6).
 public enum ProgressSource: String, Sendable {
-    case journal = "LOCAL_JOURNAL", health = "APPLE_HEALTH"
+    case journal = "LOCAL_JOURNAL"
+    case health = "APPLE_HEALTH"
 
     var other: ProgressSource { self == .journal ? .health : .journal }
     var label: String { self == .journal ? "from your meal log" : "from Apple Health" }
@@ -106,14 +107,17 @@ public enum ProgressCalculator {
         return row
     }
 
-    public static func ranges(_ drop: IngestedDrop, tables: [ClientTable], options: ProgressOptions) -> [ProgressRange] {
+    public static func ranges(_ drop: IngestedDrop, tables: [ClientTable], options: ProgressOptions) -> [ProgressRange]
+    {
         var rows: [ProgressRange] = []
         let windows = Array(Set(options.windows)).sorted()
         for table in tables {
             for metric in Metric.allCases {
                 for window in windows {
                     rows.append(
-                        range(drop, table, metric, from: table.today.adding(days: -(window - 1)), to: table.today, options: options))
+                        range(
+                            drop, table, metric, from: table.today.adding(days: -(window - 1)), to: table.today,
+                            options: options))
                 }
             }
         }

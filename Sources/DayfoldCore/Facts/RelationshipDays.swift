@@ -1,6 +1,9 @@
 /// Day state of a relationship day (SPEC §4).
 public enum DayState: String, Sendable {
-    case open = "OPEN", neutral = "NEUTRAL", kept = "KEPT", broken = "BROKEN"
+    case open = "OPEN"
+    case neutral = "NEUTRAL"
+    case kept = "KEPT"
+    case broken = "BROKEN"
 }
 
 /// One row of the relationship day table.

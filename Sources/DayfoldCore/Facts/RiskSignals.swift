@@ -43,7 +43,9 @@ public enum RiskSignalCalculator {
         var out: [RiskSignal] = []
         let lastClosed = input.today.adding(days: -2)
         let closed = input.days.filter { $0.date <= lastClosed }
-        func add(_ signal: String, _ severity: String, _ from: LocalDate, _ to: LocalDate, _ evidence: String, _ text: String) {
+        func add(
+            _ signal: String, _ severity: String, _ from: LocalDate, _ to: LocalDate, _ evidence: String, _ text: String
+        ) {
             out.append(
                 RiskSignal(
                     relationship: input.relationship, asOfDate: input.today, signal: signal, severity: severity,
@@ -66,9 +68,12 @@ public enum RiskSignalCalculator {
         }
 
         // ADHERENCE_DROP
-        let recent = input.days.filter { $0.date > lastClosed.adding(days: -7) && $0.date <= lastClosed }.compactMap(\.adherence)
-        let prior = input.days.filter { $0.date > lastClosed.adding(days: -35) && $0.date <= lastClosed.adding(days: -7) }
-            .compactMap(\.adherence)
+        let recent = input.days.filter { $0.date > lastClosed.adding(days: -7) && $0.date <= lastClosed }.compactMap(
+            \.adherence)
+        let prior = input.days.filter {
+            $0.date > lastClosed.adding(days: -35) && $0.date <= lastClosed.adding(days: -7)
+        }
+        .compactMap(\.adherence)
         if recent.count >= 3 && prior.count >= 7 {
             let recentMean = recent.reduce(0, +) / Double(recent.count)
             let priorMean = prior.reduce(0, +) / Double(prior.count)
@@ -79,7 +84,8 @@ public enum RiskSignalCalculator {
                     "{\"prior_days\":\(prior.count),\"prior_mean\":\(roundJSON(priorMean)),\"recent_days\":\(recent.count),\"recent_mean\":\(roundJSON(recentMean))}"
                 add(
                     "ADHERENCE_DROP", severity, lastClosed.adding(days: -34), lastClosed, evidence,
-                    "Adherence over the last 7 days fell \(Int((-drop * 100).rounded())) points below the previous 4 weeks.")
+                    "Adherence over the last 7 days fell \(Int((-drop * 100).rounded())) points below the previous 4 weeks."
+                )
             }
         }
 
@@ -110,7 +116,8 @@ public enum RiskSignalCalculator {
             add(
                 "PAIN_REPORTED", "HIGH", first.0, last.0,
                 "{\"count\":\(pains.count),\"reasons\":[\(reasons)],\"task_ids\":[\(ids)]}",
-                "Skipped \(pains.count == 1 ? "a task" : "\(pains.count) tasks") because of pain or injury (\(span(first.0, last.0))).")
+                "Skipped \(pains.count == 1 ? "a task" : "\(pains.count) tasks") because of pain or injury (\(span(first.0, last.0)))."
+            )
         }
 
         // GONE_QUIET
@@ -133,7 +140,8 @@ public enum RiskSignalCalculator {
             add(
                 "INTAKE_BELOW_TARGET", "LOW", intake.from, intake.to,
                 "{\"average_kcal\":\(roundJSON(average)),\"days_with_data\":\(intake.daysWithData),\"source\":\(jsonString(intake.source)),\"target_kcal\":\(roundJSON(target))}",
-                "Ate about \(Int(average.rounded())) kcal a day over \(intake.daysWithData) logged days, under 60% of the confirmed \(Int(target.rounded())) kcal target.")
+                "Ate about \(Int(average.rounded())) kcal a day over \(intake.daysWithData) logged days, under 60% of the confirmed \(Int(target.rounded())) kcal target."
+            )
         }
         return out.sorted { $0.signal < $1.signal }
     }

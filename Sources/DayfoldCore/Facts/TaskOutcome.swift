@@ -1,6 +1,10 @@
 /// The outcome of one task as of T (SPEC §3), in rule order.
 public enum OutcomeKind: String, Sendable {
-    case completed = "COMPLETED", skipped = "SKIPPED", excluded = "EXCLUDED", missed = "MISSED", open = "OPEN"
+    case completed = "COMPLETED"
+    case skipped = "SKIPPED"
+    case excluded = "EXCLUDED"
+    case missed = "MISSED"
+    case open = "OPEN"
 }
 
 public struct TaskOutcome: Sendable {
@@ -44,7 +48,8 @@ public enum TaskOutcomeCalculator {
         let events = drop.events
         let eventGroups = TaskIndexGroups(taskCount: drop.tasks.count, events.map(\.task))
         let acceptedEntries = drop.valueEntries.indices.filter { drop.valueEntries[$0].accepted }
-        let entryGroups = TaskIndexGroups(taskCount: drop.tasks.count, acceptedEntries.map { drop.valueEntries[$0].task })
+        let entryGroups = TaskIndexGroups(
+            taskCount: drop.tasks.count, acceptedEntries.map { drop.valueEntries[$0].task })
         /// (occurred_at, id) order: ids break ties, compared as bytes.
         func before(_ left: StatusEvent, _ right: StatusEvent) -> Bool {
             left.occurredAt != right.occurredAt ? left.occurredAt < right.occurredAt : bytesLess(left.id, right.id)

@@ -41,9 +41,12 @@ public enum DropGenerator {
 
         var parts = try SubjectsWriter.write(clients: clients, root: root, zstd: options.zstd, context: context)
         progress("subjects: \(clients.count) relationships")
-        var tasks = try TaskDayWriter(root: root, zstd: options.zstd, maxPartBytes: options.maxFileBytes, context: context)
-        var journal = try JournalDayWriter(root: root, zstd: options.zstd, maxPartBytes: options.maxFileBytes, context: context)
-        var health = try HealthDayWriter(root: root, zstd: options.zstd, maxPartBytes: options.maxFileBytes, context: context)
+        var tasks = try TaskDayWriter(
+            root: root, zstd: options.zstd, maxPartBytes: options.maxFileBytes, context: context)
+        var journal = try JournalDayWriter(
+            root: root, zstd: options.zstd, maxPartBytes: options.maxFileBytes, context: context)
+        var health = try HealthDayWriter(
+            root: root, zstd: options.zstd, maxPartBytes: options.maxFileBytes, context: context)
 
         // Day-major, like a nightly export: every client's rows of one date, then the next.
         var reportedTenth = 0
@@ -111,7 +114,8 @@ public enum DropGenerator {
             }
             let entries = try files.contentsOfDirectory(atPath: path)
             guard entries.isEmpty else {
-                throw DayfoldError(.usage, "output folder \(path) is not empty", fix: "pass a new or empty folder for the drop")
+                throw DayfoldError(
+                    .usage, "output folder \(path) is not empty", fix: "pass a new or empty folder for the drop")
             }
         }
         do {

@@ -12,7 +12,8 @@ struct HealthDayWriter {
     init(root: String, zstd: Bool, maxPartBytes: Int64, context: SyntheticDropContext) throws {
         self.context = context
         writer = try DropPartWriter(
-            root: root, folder: "health", baseName: "health", header: Self.header, zstd: zstd, maxPartBytes: maxPartBytes)
+            root: root, folder: "health", baseName: "health", header: Self.header, zstd: zstd,
+            maxPartBytes: maxPartBytes)
     }
 
     mutating func finish() throws -> [DropPartWriter.Part] { try writer.finish(firstNumber: 0) }
@@ -38,15 +39,18 @@ struct HealthDayWriter {
         }
         if client.logsWater {
             for drinkIndex in 0..<(2 + rng.below(3)) {
-                let at = context.zones.instant(zone: zone, day: day, minuteOfDay: 500 + drinkIndex * 180 + rng.below(90))
+                let at = context.zones.instant(
+                    zone: zone, day: day, minuteOfDay: 500 + drinkIndex * 180 + rng.below(90))
                 let size = rng.below(3)
                 let unitRoll = rng.below(100)
                 if client.usesPounds && unitRoll < 20 {
-                    try sample(client, words.waterType, [80, 120, 169][size], 1, words.fluidOunces, at, at, .iPhone, &rng)
+                    try sample(
+                        client, words.waterType, [80, 120, 169][size], 1, words.fluidOunces, at, at, .iPhone, &rng)
                 } else if unitRoll < 30 {
                     try sample(client, words.waterType, [25, 33, 50][size], 2, words.liters, at, at, .iPhone, &rng)
                 } else {
-                    try sample(client, words.waterType, [250, 330, 500][size], 0, words.milliliters, at, at, .iPhone, &rng)
+                    try sample(
+                        client, words.waterType, [250, 330, 500][size], 0, words.milliliters, at, at, .iPhone, &rng)
                 }
             }
         }
@@ -63,14 +67,18 @@ struct HealthDayWriter {
         }
         if client.tracksNutritionInHealth {
             for mealIndex in 0..<3 {
-                let at = context.zones.instant(zone: zone, day: day, minuteOfDay: [470, 780, 1160][mealIndex] + rng.below(40))
-                try sample(client, words.energyType, 3000 + rng.below(5000), 1, words.kilocalories, at, at, .nutritionApp, &rng)
+                let at = context.zones.instant(
+                    zone: zone, day: day, minuteOfDay: [470, 780, 1160][mealIndex] + rng.below(40))
+                try sample(
+                    client, words.energyType, 3000 + rng.below(5000), 1, words.kilocalories, at, at, .nutritionApp, &rng
+                )
                 try sample(client, words.proteinType, 100 + rng.below(400), 1, words.grams, at, at, .nutritionApp, &rng)
             }
         }
         if client.writesBackToHealth {
             let at = context.zones.instant(zone: zone, day: day, minuteOfDay: 1300)
-            try sample(client, words.energyType, 15_000 + rng.below(10_000), 1, words.kilocalories, at, at, .selfJournal, &rng)
+            try sample(
+                client, words.energyType, 15_000 + rng.below(10_000), 1, words.kilocalories, at, at, .selfJournal, &rng)
         }
         if client.hasWatch {
             try sleep(client, day: day, zone: zone, rng: &rng)

@@ -25,7 +25,9 @@ struct InfoCardWriter {
         }
     }
 
-    private mutating func append(_ id: SyntheticID, _ client: SyntheticClient, _ day: Int, _ zone: Int, _ card: Int) throws {
+    private mutating func append(_ id: SyntheticID, _ client: SyntheticClient, _ day: Int, _ zone: Int, _ card: Int)
+        throws
+    {
         writer.row.put(id)
         writer.row.put(client.workspace)
         writer.row.put(client.relationship)

@@ -2,7 +2,8 @@
 /// later edits (new revisions: portion changes, moves to another day,
 /// deletions) into a separate file that sorts after the main parts.
 struct JournalDayWriter {
-    static let header = "entry_id,user_id,cooked_at,revision,portion,energy_kcal,protein_g,carbs_g,fat_g,deleted,recipe_id,title"
+    static let header =
+        "entry_id,user_id,cooked_at,revision,portion,energy_kcal,protein_g,carbs_g,fat_g,deleted,recipe_id,title"
 
     private var entries: DropPartWriter
     private var edits: DropPartWriter
@@ -11,7 +12,8 @@ struct JournalDayWriter {
     init(root: String, zstd: Bool, maxPartBytes: Int64, context: SyntheticDropContext) throws {
         self.context = context
         entries = try DropPartWriter(
-            root: root, folder: "journal", baseName: "journal", header: Self.header, zstd: zstd, maxPartBytes: maxPartBytes)
+            root: root, folder: "journal", baseName: "journal", header: Self.header, zstd: zstd,
+            maxPartBytes: maxPartBytes)
         edits = try DropPartWriter(
             root: root, folder: "journal", baseName: "journal", label: "edits", header: Self.header, zstd: zstd,
             maxPartBytes: maxPartBytes, keepsEmpty: false)
@@ -56,7 +58,8 @@ struct JournalDayWriter {
             if editRoll < 50 {
                 entry.portion = (entry.portion + 1 + rng.below(portions.count - 1)) % portions.count
             } else if editRoll < 70 {
-                let shifted = context.zones.instant(zone: zone, day: day, minuteOfDay: minute + (rng.chance(0.5) ? 1440 : -1440))
+                let shifted = context.zones.instant(
+                    zone: zone, day: day, minuteOfDay: minute + (rng.chance(0.5) ? 1440 : -1440))
                 entry.cookedAt = shifted
             } else {
                 entry.deleted = SyntheticVocabulary.deleted[rng.below(SyntheticVocabulary.deleted.count)]
@@ -72,7 +75,9 @@ struct JournalDayWriter {
     }
 
     /// Static, so that writing into one of `self`'s writers never copies `self` (and its buffers).
-    private static func append(_ entry: Entry, _ client: SyntheticClient, seed: UInt64, to writer: inout DropPartWriter) throws {
+    private static func append(_ entry: Entry, _ client: SyntheticClient, seed: UInt64, to writer: inout DropPartWriter)
+        throws
+    {
         let recipe = SyntheticVocabulary.recipes[entry.recipe]
         writer.row.put(entry.id)
         writer.row.put(client.user)

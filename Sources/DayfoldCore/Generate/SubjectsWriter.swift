@@ -2,7 +2,8 @@
 /// timezones (signup rows, moves to another zone, a few users with none),
 /// goals (confirmed and suggested targets) and Progress source preferences.
 enum SubjectsWriter {
-    static let relationshipHeader = "relationship_id,client_user_id,coach_user_id,workspace_id,status,started_on,ended_on"
+    static let relationshipHeader =
+        "relationship_id,client_user_id,coach_user_id,workspace_id,status,started_on,ended_on"
     static let timezoneHeader = "user_id,timezone,effective_from,changed_by"
     static let goalHeader = "user_id,metric,target,provenance,effective_on"
     static let preferenceHeader = "user_id,progress_source"
@@ -11,7 +12,8 @@ enum SubjectsWriter {
         clients: [SyntheticClient], root: String, zstd: Bool, context: SyntheticDropContext
     ) throws -> [DropPartWriter.Part] {
         func writer(_ name: String, _ header: String) throws -> DropPartWriter {
-            try DropPartWriter(root: root, folder: "subjects", baseName: name, header: header, zstd: zstd, maxPartBytes: .max)
+            try DropPartWriter(
+                root: root, folder: "subjects", baseName: name, header: header, zstd: zstd, maxPartBytes: .max)
         }
         var relationships = try writer("relationships", relationshipHeader)
         var timezones = try writer("timezones", timezoneHeader)
@@ -28,13 +30,16 @@ enum SubjectsWriter {
             if client.hasTimezoneRow {
                 timezones.row.put(client.user)
                 timezones.row.put(context.zones.names[client.zone])
-                timezones.row.put(SyntheticInstant(day: client.startedOn - 1, minuteOfDay: 480, offsetSeconds: 0), .postgresUTC)
+                timezones.row.put(
+                    SyntheticInstant(day: client.startedOn - 1, minuteOfDay: 480, offsetSeconds: 0), .postgresUTC)
                 timezones.row.append(words.signup)
                 try timezones.endRow()
                 if client.moveDay != Int.max {
                     timezones.row.put(client.user)
                     timezones.row.put(context.zones.names[client.movedZone])
-                    timezones.row.put(context.zones.instant(zone: client.zone, day: client.moveDay - 1, minuteOfDay: 1140), .isoOffset)
+                    timezones.row.put(
+                        context.zones.instant(zone: client.zone, day: client.moveDay - 1, minuteOfDay: 1140), .isoOffset
+                    )
                     timezones.row.append(words.deviceChange)
                     try timezones.endRow()
                 }
@@ -48,7 +53,9 @@ enum SubjectsWriter {
                     try goal(client, words.energy, 1800 + 50 * rng.below(17), words.confirmed, later, &goals)
                 }
             }
-            if rng.chance(0.3) { try goal(client, words.protein, 60 + 5 * rng.below(20), words.suggested, goalsFrom, &goals) }
+            if rng.chance(0.3) {
+                try goal(client, words.protein, 60 + 5 * rng.below(20), words.suggested, goalsFrom, &goals)
+            }
             if rng.chance(0.2) { try goal(client, words.steps, 8000, words.suggested, goalsFrom, &goals) }
             if rng.chance(0.15) { try goal(client, words.waterMetric, 2000, words.confirmed, goalsFrom, &goals) }
 
@@ -67,7 +74,9 @@ enum SubjectsWriter {
             appendRelationship(client, to: &relationships.row)
             try relationships.endRow()
         }
-        return try [relationships.finishSingle(), timezones.finishSingle(), goals.finishSingle(), preferences.finishSingle()]
+        return try [
+            relationships.finishSingle(), timezones.finishSingle(), goals.finishSingle(), preferences.finishSingle(),
+        ]
     }
 
     private static func appendRelationship(_ client: SyntheticClient, to row: inout CSVRowBuffer) {

@@ -28,7 +28,9 @@ struct SyntheticTask: Sendable {
     static func planned(slot: Int, client: SyntheticClient, day: Int, weekday: Int, seed: UInt64) -> SyntheticTask? {
         let onDay = { (mask: Int) in mask & (1 << weekday) != 0 }
         let vocabulary = SyntheticVocabulary.self
-        func source(_ namespace: SyntheticID.Namespace) -> SyntheticID { SyntheticID(namespace, seed: seed, client.index) }
+        func source(_ namespace: SyntheticID.Namespace) -> SyntheticID {
+            SyntheticID(namespace, seed: seed, client.index)
+        }
         switch slot {
         case 0 where onDay(client.workoutDays):
             let programDay = SyntheticID(.programDay, seed: seed, client.index, day)
@@ -40,7 +42,8 @@ struct SyntheticTask: Sendable {
             return task
         case 1...3 where client.mealSlots.contains(slot - 1):
             var task = SyntheticTask(
-                slot: slot, kind: vocabulary.meals[slot - 1], minute: [450, 750, 1140][slot - 1], sourceID: source(.mealPlan),
+                slot: slot, kind: vocabulary.meals[slot - 1], minute: [450, 750, 1140][slot - 1],
+                sourceID: source(.mealPlan),
                 keyID: source(.mealPlan), childKey: vocabulary.mealSlots[slot - 1], priority: 3)
             task.adherenceFactor = 1.05
             return task
@@ -67,7 +70,8 @@ struct SyntheticTask: Sendable {
                 keyID: source(.measurement), childKey: [], priority: 5)
         case 8 where onDay(client.reminderDays):
             var task = SyntheticTask(
-                slot: slot, kind: vocabulary.reminder, minute: 480, sourceID: source(.reminder), keyID: source(.reminder),
+                slot: slot, kind: vocabulary.reminder, minute: 480, sourceID: source(.reminder),
+                keyID: source(.reminder),
                 childKey: [], priority: 0)
             task.isInformational = true
             return task

@@ -20,7 +20,8 @@ enum SyntheticVocabulary {
     }
 
     static func kind(
-        _ name: String, context: String, title: String, schema: String, keyPrefix: String, _ namespace: SyntheticID.Namespace
+        _ name: String, context: String, title: String, schema: String, keyPrefix: String,
+        _ namespace: SyntheticID.Namespace
     ) -> TaskKind {
         TaskKind(
             name: bytes(name), context: bytes(context), snapshot: field("{\"title\":\"\(title)\"}"),
@@ -28,25 +29,36 @@ enum SyntheticVocabulary {
     }
 
     static let workout = kind(
-        "WORKOUT", context: "workout", title: "Full body, light", schema: "{\"route\":\"workout\",\"quick_complete\":false}",
+        "WORKOUT", context: "workout", title: "Full body, light",
+        schema: "{\"route\":\"workout\",\"quick_complete\":false}",
         keyPrefix: "workout_log", .assignment)
     static let meals: [TaskKind] = [
-        kind("MEAL", context: "meal", title: "Breakfast", schema: "{\"route\":\"nutrition\",\"quick_complete\":true}", keyPrefix: "meal", .mealPlan),
-        kind("MEAL", context: "meal", title: "Lunch", schema: "{\"route\":\"nutrition\",\"quick_complete\":true}", keyPrefix: "meal", .mealPlan),
-        kind("MEAL", context: "meal", title: "Dinner", schema: "{\"route\":\"nutrition\",\"quick_complete\":true}", keyPrefix: "meal", .mealPlan),
+        kind(
+            "MEAL", context: "meal", title: "Breakfast", schema: "{\"route\":\"nutrition\",\"quick_complete\":true}",
+            keyPrefix: "meal", .mealPlan),
+        kind(
+            "MEAL", context: "meal", title: "Lunch", schema: "{\"route\":\"nutrition\",\"quick_complete\":true}",
+            keyPrefix: "meal", .mealPlan),
+        kind(
+            "MEAL", context: "meal", title: "Dinner", schema: "{\"route\":\"nutrition\",\"quick_complete\":true}",
+            keyPrefix: "meal", .mealPlan),
     ]
     static let mealSlots: [[UInt8]] = [bytes("breakfast"), bytes("lunch"), bytes("dinner")]
     static let checkIn = kind(
-        "CHECK_IN", context: "check_in", title: "Daily check-in", schema: "{\"route\":\"form\",\"quick_complete\":false}",
+        "CHECK_IN", context: "check_in", title: "Daily check-in",
+        schema: "{\"route\":\"form\",\"quick_complete\":false}",
         keyPrefix: "checkin", .checkInForm)
     static let water = kind(
         "HABIT", context: "habit", title: "Drink 8 glasses of water",
-        schema: "{\"value_capture\":{\"mode\":\"ACCUMULATE\",\"target\":8,\"unit\":\"glass\"}}", keyPrefix: "habit", .habit)
+        schema: "{\"value_capture\":{\"mode\":\"ACCUMULATE\",\"target\":8,\"unit\":\"glass\"}}", keyPrefix: "habit",
+        .habit)
     static let supplement = kind(
-        "SUPPLEMENT", context: "supplement", title: "Vitamin D", schema: "{\"route\":\"supplement\",\"quick_complete\":true}",
+        "SUPPLEMENT", context: "supplement", title: "Vitamin D",
+        schema: "{\"route\":\"supplement\",\"quick_complete\":true}",
         keyPrefix: "supplement", .supplement)
     static let measurement = kind(
-        "MEASUREMENT", context: "measurement", title: "Weigh-in", schema: "{\"route\":\"measurement\",\"metric\":\"body_mass\"}",
+        "MEASUREMENT", context: "measurement", title: "Weigh-in",
+        schema: "{\"route\":\"measurement\",\"metric\":\"body_mass\"}",
         keyPrefix: "measurement", .measurement)
     static let reminder = kind(
         "REMINDER", context: "reminder", title: "Remember: protein with every meal", schema: "{\"informational\":true}",

@@ -26,7 +26,8 @@ struct TaskDayWriter {
             root: root, folder: "tasks/instances", baseName: "instances", header: Self.instanceHeader, zstd: zstd,
             maxPartBytes: maxPartBytes)
         instancesReexport = try DropPartWriter(
-            root: root, folder: "tasks/instances", baseName: "instances", label: "reexport", header: Self.instanceHeader,
+            root: root, folder: "tasks/instances", baseName: "instances", label: "reexport",
+            header: Self.instanceHeader,
             zstd: zstd, maxPartBytes: maxPartBytes, keepsEmpty: false)
         events = try DropPartWriter(
             root: root, folder: "tasks/status_events", baseName: "events", header: Self.eventHeader, zstd: zstd,
@@ -54,7 +55,9 @@ struct TaskDayWriter {
         let zone = client.zone(onDay: day)
         let weekday = CivilCalendar.weekday(ofDay: day)
         for slot in 0..<SyntheticTask.slotCount {
-            guard let task = SyntheticTask.planned(slot: slot, client: client, day: day, weekday: weekday, seed: context.seed)
+            guard
+                let task = SyntheticTask.planned(
+                    slot: slot, client: client, day: day, weekday: weekday, seed: context.seed)
             else { continue }
             let outcome = SyntheticOutcome.draw(
                 task, client: client, day: day, zone: zone, quiet: quiet, weekend: weekday == 0 || weekday == 6,
@@ -115,7 +118,9 @@ struct TaskDayWriter {
     }
 
     /// Static, so that writing into one of `self`'s writers never copies `self` (and its buffers).
-    private static func append(_ row: InstanceRow, context: SyntheticDropContext, to writer: inout DropPartWriter) throws {
+    private static func append(_ row: InstanceRow, context: SyntheticDropContext, to writer: inout DropPartWriter)
+        throws
+    {
         let task = row.task
         writer.row.put(row.id)
         writer.row.put(row.client.workspace)
@@ -158,10 +163,13 @@ struct TaskDayWriter {
     ) throws {
         let words = SyntheticVocabulary.self
         var sequence = 0
-        func event(_ from: [UInt8], _ to: [UInt8], _ actor: StatusEventRow.Actor, _ at: SyntheticInstant) -> StatusEventRow {
+        func event(_ from: [UInt8], _ to: [UInt8], _ actor: StatusEventRow.Actor, _ at: SyntheticInstant)
+            -> StatusEventRow
+        {
             defer { sequence += 1 }
             return StatusEventRow(
-                id: SyntheticID(.event, seed: context.seed, client.index, day, task.slot * 32 + sequence), taskID: taskID,
+                id: SyntheticID(.event, seed: context.seed, client.index, day, task.slot * 32 + sequence),
+                taskID: taskID,
                 from: from, to: to, actor: actor, at: at,
                 operation: actor == .client
                     ? SyntheticID(.operation, seed: context.seed, client.index, day, task.slot * 32 + sequence) : nil)

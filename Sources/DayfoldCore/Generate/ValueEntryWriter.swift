@@ -2,7 +2,8 @@
 /// (an ACCUMULATE value task), with offline retries and a few rejected
 /// entries.
 struct ValueEntryWriter {
-    static let header = "id,daily_task_instance_id,relationship_id,value,recorded_at,status,device_id,client_operation_id"
+    static let header =
+        "id,daily_task_instance_id,relationship_id,value,recorded_at,status,device_id,client_operation_id"
 
     private var writer: DropPartWriter
     private let context: SyntheticDropContext
@@ -17,7 +18,8 @@ struct ValueEntryWriter {
     mutating func finish() throws -> [DropPartWriter.Part] { try writer.finish(firstNumber: 0) }
 
     mutating func write(
-        taskID: SyntheticID, client: SyntheticClient, day: Int, zone: Int, outcome: SyntheticOutcome, rng: inout SplitMix64
+        taskID: SyntheticID, client: SyntheticClient, day: Int, zone: Int, outcome: SyntheticOutcome,
+        rng: inout SplitMix64
     ) throws {
         var glassesLeft: Int
         switch outcome.kind {
@@ -39,7 +41,9 @@ struct ValueEntryWriter {
                 try append(id, taskID, client, glasses, at, style, statusRoll, operation)
                 if rng.chance(0.02) {
                     let retryID = SyntheticID(.valueEntry, seed: context.seed, client.index, day, 100 + entryIndex)
-                    try append(retryID, taskID, client, glasses, at.adding(seconds: 3 + rng.below(60)), style, statusRoll, operation)
+                    try append(
+                        retryID, taskID, client, glasses, at.adding(seconds: 3 + rng.below(60)), style, statusRoll,
+                        operation)
                 }
             }
             entryIndex += 1

@@ -3,7 +3,8 @@
 /// for the first days of the instances era a workout has both (the instance
 /// wins).
 struct WorkoutLogWriter {
-    static let header = "id,relationship_id,assignment_id,program_day_id,local_date,status,started_at,completed_at,updated_at"
+    static let header =
+        "id,relationship_id,assignment_id,program_day_id,local_date,status,started_at,completed_at,updated_at"
 
     private var writer: DropPartWriter
     private let context: SyntheticDropContext
@@ -18,7 +19,8 @@ struct WorkoutLogWriter {
     mutating func finish() throws -> [DropPartWriter.Part] { try writer.finish(firstNumber: 0) }
 
     mutating func write(
-        client: SyntheticClient, day: Int, zone: Int, task: SyntheticTask, outcome: SyntheticOutcome, rng: inout SplitMix64
+        client: SyntheticClient, day: Int, zone: Int, task: SyntheticTask, outcome: SyntheticOutcome,
+        rng: inout SplitMix64
     ) throws {
         let words = SyntheticVocabulary.self
         let status: [UInt8]

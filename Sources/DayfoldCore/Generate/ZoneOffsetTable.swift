@@ -27,7 +27,8 @@ struct ZoneOffsetTable: Sendable {
         offsets.reserveCapacity(Self.zones.count * dayCount)
         for zone in Self.zones {
             guard let timeZone = TimeZone(identifier: zone.name) else {
-                throw DayfoldError(.configuration, "time zone \(zone.name) is not in this system's tz database", fix: "install tzdata")
+                throw DayfoldError(
+                    .configuration, "time zone \(zone.name) is not in this system's tz database", fix: "install tzdata")
             }
             for day in firstDay...lastDay {
                 let noonUTC = Double(day) * 86_400 + 43_200

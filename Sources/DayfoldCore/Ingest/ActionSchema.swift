@@ -93,14 +93,20 @@ struct JSONScanner {
         }
         while true {
             skipSpace()
-            guard position < bytes.endIndex, bytes[position] == UInt8(ascii: "\""), let key = scanString() else { return false }
+            guard position < bytes.endIndex, bytes[position] == UInt8(ascii: "\""), let key = scanString() else {
+                return false
+            }
             skipSpace()
             guard position < bytes.endIndex, bytes[position] == UInt8(ascii: ":") else { return false }
             position += 1
             guard let kind = scanValue() else { return false }
             if !nested {
-                if bytes[key].elementsEqual(JSONScanner.valueCaptureKey) { facts.valueCaptureIsObject = kind == .object }
-                if bytes[key].elementsEqual(JSONScanner.informationalKey) { facts.informationalIsTrue = kind == .trueLiteral }
+                if bytes[key].elementsEqual(JSONScanner.valueCaptureKey) {
+                    facts.valueCaptureIsObject = kind == .object
+                }
+                if bytes[key].elementsEqual(JSONScanner.informationalKey) {
+                    facts.informationalIsTrue = kind == .trueLiteral
+                }
             }
             skipSpace()
             guard position < bytes.endIndex else { return false }
@@ -203,7 +209,9 @@ struct JSONScanner {
         }
         if position < bytes.endIndex && (bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E")) {
             position += 1
-            if position < bytes.endIndex && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")) {
+            if position < bytes.endIndex
+                && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-"))
+            {
                 position += 1
             }
             guard scanDigits() else { return false }

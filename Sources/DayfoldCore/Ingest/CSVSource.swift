@@ -49,7 +49,8 @@ struct CSVSource {
                     account.rejected += 1
                     rejects.append(
                         RejectedRecord(
-                            file: relativePath, line: record.line, kind: kind, reason: reason, raw: keepRaw ? record.raw : ""))
+                            file: relativePath, line: record.line, kind: kind, reason: reason,
+                            raw: keepRaw ? record.raw : ""))
                 }
                 if let missingRequired {
                     reject("missing_column:\(missingRequired)")
@@ -70,7 +71,9 @@ struct CSVSource {
         } catch let error as CSVReadError {
             throw DayfoldError(
                 .input, error.description,
-                fix: "the file cannot be read whole; re-export it (task, journal and multi-user health data cannot be partly trusted)")
+                fix:
+                    "the file cannot be read whole; re-export it (task, journal and multi-user health data cannot be partly trusted)"
+            )
         }
     }
 }

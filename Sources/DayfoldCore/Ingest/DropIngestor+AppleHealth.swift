@@ -25,8 +25,10 @@ extension DropIngestor {
                         return
                     }
                     let row = HealthRow(
-                        user: userBytes, type: bytes(element.type), value: bytes(element.value), unit: bytes(element.unit),
-                        start: bytes(element.startDate), end: bytes(element.endDate), sourceName: bytes(element.sourceName),
+                        user: userBytes, type: bytes(element.type), value: bytes(element.value),
+                        unit: bytes(element.unit),
+                        start: bytes(element.startDate), end: bytes(element.endDate),
+                        sourceName: bytes(element.sourceName),
                         bundleID: nil)
                     let decision = decideHealth(row)
                     if let key = decision.claimed { claimed.append(key) }
@@ -56,7 +58,8 @@ extension DropIngestor {
                 fileAccount.failed = failure.detail
                 drop.failedImports.insert(user)
                 drop.rejects.append(
-                    RejectedRecord(file: file.relativePath, line: failure.line, kind: "health", reason: failure.reason, raw: ""))
+                    RejectedRecord(
+                        file: file.relativePath, line: failure.line, kind: "health", reason: failure.reason, raw: ""))
             }
             drop.accounts[account] = fileAccount
         }

@@ -86,13 +86,15 @@ extension DropIngestor {
             var missingColumn: String?
             try readCSV(file, kind: "health", columns: spec) { row, account in
                 if missingColumn == nil {
-                    missingColumn = required.first { name in
-                        guard let position = spec.firstIndex(where: { $0.name == name }) else { return false }
-                        return row.indexes[position] < 0
-                    } ?? ""
+                    missingColumn =
+                        required.first { name in
+                            guard let position = spec.firstIndex(where: { $0.name == name }) else { return false }
+                            return row.indexes[position] < 0
+                        } ?? ""
                 }
                 let fields = HealthRow(
-                    user: row.slice(0), type: row.slice(1), value: row.slice(2), unit: row.slice(3), start: row.slice(4),
+                    user: row.slice(0), type: row.slice(1), value: row.slice(2), unit: row.slice(3),
+                    start: row.slice(4),
                     end: row.slice(5), sourceName: row.slice(6), bundleID: row.slice(7))
                 // A column the file lacks rejects every row of a known type (unknown types stay ignored).
                 if let missing = missingColumn, !missing.isEmpty,

@@ -95,7 +95,9 @@ extension DropIngestor {
                 }
             }
         } catch let error as SQLiteError {
-            throw DayfoldError(.input, "\(file.relativePath): \(error)", fix: "check that the file is a SQLite database with a journal_entries table")
+            throw DayfoldError(
+                .input, "\(file.relativePath): \(error)",
+                fix: "check that the file is a SQLite database with a journal_entries table")
         }
     }
 }

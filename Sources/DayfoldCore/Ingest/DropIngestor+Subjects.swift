@@ -34,14 +34,21 @@ extension DropIngestor {
             let ended = row.date(6)
             guard row.rejectReason == nil, let id, let client else { return }
             candidates.append(
-                (id, account, Relationship(
-                    id: id, clientUserID: client, coachUserID: coach, workspaceID: workspace, status: status,
-                    startedOn: started, endedOn: ended)))
+                (
+                    id, account,
+                    Relationship(
+                        id: id, clientUserID: client, coachUserID: coach, workspaceID: workspace, status: status,
+                        startedOn: started, endedOn: ended)
+                ))
         }
         drop.relationships = lastWins(candidates)
         for (index, relationship) in drop.relationships.enumerated() {
             let (key, _) = relationshipTable.intern(ArraySlice(Array(relationship.id.utf8)))
-            if Int(key) == relationshipOfKey.count { relationshipOfKey.append(index) } else { relationshipOfKey[Int(key)] = index }
+            if Int(key) == relationshipOfKey.count {
+                relationshipOfKey.append(index)
+            } else {
+                relationshipOfKey[Int(key)] = index
+            }
         }
     }
 
@@ -60,8 +67,10 @@ extension DropIngestor {
             let from = row.instant(2)
             guard row.rejectReason == nil, let user, let zone, let from else { return }
             candidates.append(
-                ("\(user)|\(from.instant.micros)", account,
-                 (user, TimezoneRow(zone: zone, effectiveFrom: from.instant, order: candidates.count))))
+                (
+                    "\(user)|\(from.instant.micros)", account,
+                    (user, TimezoneRow(zone: zone, effectiveFrom: from.instant, order: candidates.count))
+                ))
         }
         for (user, zoneRow) in lastWins(candidates) { drop.timezoneRows[user, default: []].append(zoneRow) }
         for user in drop.timezoneRows.keys {
@@ -82,12 +91,16 @@ extension DropIngestor {
             let target = row.number(2)
             let provenance = row.choice(3, ["CONFIRMED", "SUGGESTED"])
             let effective = row.date(4)
-            guard row.rejectReason == nil, let user, let metric, let target, let provenance, let effective else { return }
+            guard row.rejectReason == nil, let user, let metric, let target, let provenance, let effective else {
+                return
+            }
             candidates.append(
-                ("\(user)|\(metric)|\(effective.days)", account,
-                 Goal(
-                    userID: user, metric: metric, target: target, confirmed: provenance == "CONFIRMED",
-                    effectiveOn: effective, order: candidates.count)))
+                (
+                    "\(user)|\(metric)|\(effective.days)", account,
+                    Goal(
+                        userID: user, metric: metric, target: target, confirmed: provenance == "CONFIRMED",
+                        effectiveOn: effective, order: candidates.count)
+                ))
         }
         drop.goals = lastWins(candidates)
     }

@@ -15,7 +15,9 @@ extension DropIngestor {
     }
 
     /// The composite idempotency key (relationship, date, kind, source key) as bytes.
-    func idempotencyKey(_ relationship: Int, _ date: LocalDate, _ kind: ArraySlice<UInt8>, _ sourceKey: ArraySlice<UInt8>)
+    func idempotencyKey(
+        _ relationship: Int, _ date: LocalDate, _ kind: ArraySlice<UInt8>, _ sourceKey: ArraySlice<UInt8>
+    )
         -> ArraySlice<UInt8>
     {
         keyBuffer.removeAll(keepingCapacity: true)
@@ -120,7 +122,8 @@ extension DropIngestor {
             let kind = kinds[candidate.kind]
             drop.tasks.append(
                 DailyTask(
-                    id: String(decoding: taskIDs.key(candidate.idKey), as: UTF8.self), relationship: candidate.relationship,
+                    id: String(decoding: taskIDs.key(candidate.idKey), as: UTF8.self),
+                    relationship: candidate.relationship,
                     localDate: candidate.date, zone: candidate.zone, kind: kind, status: candidate.status,
                     valueTask: candidate.schema.valueCapture,
                     informational: kind == "REMINDER" && candidate.schema.informational, fromLog: false,
@@ -155,7 +158,8 @@ extension DropIngestor {
         }
         let spec = columns([
             ("id", true), ("relationship_id", true), ("assignment_id", true), ("program_day_id", true),
-            ("local_date", true), ("status", true), ("started_at", false), ("completed_at", false), ("updated_at", false),
+            ("local_date", true), ("status", true), ("started_at", false), ("completed_at", false),
+            ("updated_at", false),
         ])
         var candidates: [LogCandidate] = []
         var keys = instanceKeys
@@ -222,8 +226,10 @@ extension DropIngestor {
             let id = String(decoding: taskIDs.key(candidate.idKey), as: UTF8.self)
             drop.tasks.append(
                 DailyTask(
-                    id: id, relationship: candidate.relationship, localDate: candidate.date, zone: zone, kind: "WORKOUT",
-                    status: candidate.status, valueTask: false, informational: false, fromLog: true, order: taskPosition))
+                    id: id, relationship: candidate.relationship, localDate: candidate.date, zone: zone,
+                    kind: "WORKOUT",
+                    status: candidate.status, valueTask: false, informational: false, fromLog: true, order: taskPosition
+                ))
             taskOfID[Int(candidate.idKey)] = .accepted(taskPosition)
             // The log's one status event; noon of its day when it has no timestamp.
             let eventInstant =
@@ -239,7 +245,9 @@ extension DropIngestor {
     }
 
     /// The offline-retry key (relationship, device, operation) as bytes; NULL devices compare equal.
-    private func retryKey(_ relationship: ArraySlice<UInt8>, _ device: ArraySlice<UInt8>?, _ operation: ArraySlice<UInt8>)
+    private func retryKey(
+        _ relationship: ArraySlice<UInt8>, _ device: ArraySlice<UInt8>?, _ operation: ArraySlice<UInt8>
+    )
         -> ArraySlice<UInt8>
     {
         keyBuffer.removeAll(keepingCapacity: true)
@@ -334,7 +342,9 @@ extension DropIngestor {
 
     /// Looks up the task a row refers to: nil when the row is rejected
     /// (unknown task, relationship mismatch); `.some(nil)` when the task is ignored.
-    private func resolveTask(_ taskID: ArraySlice<UInt8>, _ relationshipID: ArraySlice<UInt8>, _ row: inout CSVRow) -> Int?? {
+    private func resolveTask(_ taskID: ArraySlice<UInt8>, _ relationshipID: ArraySlice<UInt8>, _ row: inout CSVRow)
+        -> Int??
+    {
         let reference = taskIDs.find(taskID).map { taskOfID[Int($0)] } ?? .none
         let owner: Int
         switch reference {
@@ -408,7 +418,8 @@ extension DropIngestor {
                 let key = keys.intern(idempotencyKey(relationship, date, [], cardKey)).index
                 candidates.append(
                     CardCandidate(
-                        idKey: ids.intern(id).index, card: InfoCard(relationship: relationship, localDate: date), key: key,
+                        idKey: ids.intern(id).index, card: InfoCard(relationship: relationship, localDate: date),
+                        key: key,
                         account: account))
             }
         }

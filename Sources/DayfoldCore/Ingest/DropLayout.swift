@@ -27,15 +27,20 @@ public struct DropLayout: Sendable {
         self.root = root
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw DayfoldError(.usage, "drop directory not found: \(root)", fix: "pass the folder that holds subjects/, tasks/, journal/ and health/")
+            throw DayfoldError(
+                .usage, "drop directory not found: \(root)",
+                fix: "pass the folder that holds subjects/, tasks/, journal/ and health/")
         }
         func files(_ folder: String, _ accept: (String) -> Bool) -> [File] {
             let directory = (root as NSString).appendingPathComponent(folder)
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-            return names.filter(accept).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.compactMap { name in
+            return names.filter(accept).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.compactMap {
+                name in
                 let absolute = (directory as NSString).appendingPathComponent(name)
                 var isDir: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDir), !isDir.boolValue else { return nil }
+                guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDir), !isDir.boolValue else {
+                    return nil
+                }
                 return File(relativePath: folder + "/" + name, absolutePath: absolute)
             }
         }

@@ -6,7 +6,8 @@ enum HealthTypes {
         for name in [
             "HKQuantityTypeIdentifierDietaryEnergyConsumed", "HKQuantityTypeIdentifierDietaryProtein",
             "HKQuantityTypeIdentifierDietaryCarbohydrates", "HKQuantityTypeIdentifierDietaryFatTotal",
-            "HKQuantityTypeIdentifierDietaryWater", "HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierBodyMass",
+            "HKQuantityTypeIdentifierDietaryWater", "HKQuantityTypeIdentifierStepCount",
+            "HKQuantityTypeIdentifierBodyMass",
         ] {
             _ = table.intern(ArraySlice(Array(name.utf8)))
         }

@@ -23,7 +23,9 @@ public struct HealthDay: Sendable {
         case .steps: stepsBySource[source, default: 0] += value
         case .bodyMassKg:
             let candidate = (start: start, end: end ?? start, order: order, value: value)
-            if let current = bodyMass, (current.start, current.end, current.order) > (candidate.start, candidate.end, candidate.order) {
+            if let current = bodyMass,
+                (current.start, current.end, current.order) > (candidate.start, candidate.end, candidate.order)
+            {
                 return
             }
             bodyMass = candidate

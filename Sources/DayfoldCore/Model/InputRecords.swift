@@ -1,7 +1,12 @@
 /// Status of a daily task or a status event (the `TaskStatus` of the design).
 public enum TaskStatus: String, Sendable, CaseIterable {
-    case pending = "PENDING", inProgress = "IN_PROGRESS", completed = "COMPLETED", skipped = "SKIPPED"
-    case missed = "MISSED", canceled = "CANCELED", superseded = "SUPERSEDED"
+    case pending = "PENDING"
+    case inProgress = "IN_PROGRESS"
+    case completed = "COMPLETED"
+    case skipped = "SKIPPED"
+    case missed = "MISSED"
+    case canceled = "CANCELED"
+    case superseded = "SUPERSEDED"
 
     static let names = Set(allCases.map(\.rawValue))
 }
@@ -78,8 +83,13 @@ public struct JournalEntry: Sendable {
 
 /// Metrics of the Progress tables (SPEC §6), in report order.
 public enum Metric: String, Sendable, CaseIterable {
-    case bodyMassKg = "body_mass_kg", carbsG = "carbs_g", energyKcal = "energy_kcal", fatG = "fat_g"
-    case proteinG = "protein_g", steps = "steps", waterMl = "water_ml"
+    case bodyMassKg = "body_mass_kg"
+    case carbsG = "carbs_g"
+    case energyKcal = "energy_kcal"
+    case fatG = "fat_g"
+    case proteinG = "protein_g"
+    case steps = "steps"
+    case waterMl = "water_ml"
 
     var isDietary: Bool { self == .energyKcal || self == .proteinG || self == .carbsG || self == .fatG }
 }

@@ -17,7 +17,8 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
         let fraction = Int(micros - secs * 1_000_000)
         let dayCount = secs >= 0 ? secs / 86_400 : (secs - 86_399) / 86_400
         let secondOfDay = Int(secs - dayCount * 86_400)
-        var text = LocalDate(days: Int32(dayCount)).description + "T" + pad(secondOfDay / 3600, 2) + ":"
+        var text =
+            LocalDate(days: Int32(dayCount)).description + "T" + pad(secondOfDay / 3600, 2) + ":"
             + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if fraction != 0 {
             var digitsText = pad(fraction, 6)

@@ -167,7 +167,8 @@ public final class CSVRecordReader {
         do {
             return try stream.nextChunk()
         } catch let error as ByteStreamError {
-            throw CSVReadError(path: path, line: lineNumber + 1, column: 0, detail: "\(error.kind.rawValue): \(error.detail)")
+            throw CSVReadError(
+                path: path, line: lineNumber + 1, column: 0, detail: "\(error.kind.rawValue): \(error.detail)")
         }
     }
 
@@ -186,7 +187,9 @@ public final class CSVRecordReader {
                 detail: "invalid UTF-8 (is this a binary file?); fix: re-export the file as UTF-8 text")
         }
         var contentEnd = end
-        while contentEnd > from && (buffer[contentEnd - 1] == 0x0A || buffer[contentEnd - 1] == 0x0D) { contentEnd -= 1 }
+        while contentEnd > from && (buffer[contentEnd - 1] == 0x0A || buffer[contentEnd - 1] == 0x0D) {
+            contentEnd -= 1
+        }
         if !sink.inRecord {
             if contentEnd == from { return }  // blank line: skipped, not counted
             sink.inRecord = true

@@ -92,11 +92,12 @@ final class ExpatParser {
                 repeat {
                     let count = min(sliceLimit, buffer.count - offset)
                     let last = isFinal && offset + count == buffer.count
-                    let status = buffer.baseAddress.map { base in
-                        base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                            XML_Parse(parser, $0 + offset, Int32(count), last ? 1 : 0)
-                        }
-                    } ?? XML_Parse(parser, nil, 0, last ? 1 : 0)
+                    let status =
+                        buffer.baseAddress.map { base in
+                            base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                                XML_Parse(parser, $0 + offset, Int32(count), last ? 1 : 0)
+                            }
+                        } ?? XML_Parse(parser, nil, 0, last ? 1 : 0)
                     if stoppedByCallback { return false }
                     try check(status)
                     offset += count

@@ -9,7 +9,9 @@ where Bytes.Index == Int {
     // Only plain decimal syntax: strtod would also take "inf", "nan" and hex.
     for index in start..<end {
         let byte = bytes[index]
-        let ok = (byte >= 0x30 && byte <= 0x39) || byte == 0x2E || byte == 0x2D || byte == 0x2B || byte == 0x65 || byte == 0x45
+        let ok =
+            (byte >= 0x30 && byte <= 0x39) || byte == 0x2E || byte == 0x2D || byte == 0x2B || byte == 0x65
+            || byte == 0x45
         if !ok { return nil }
     }
     return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer -> Double? in

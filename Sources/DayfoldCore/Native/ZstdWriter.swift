@@ -23,7 +23,8 @@ final class ZstdWriter {
             throw ZstdError(operation: "createCCtx", message: "cannot create a compression context")
         }
         do {
-            try Self.check(ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level), "setParameter(compressionLevel)")
+            try Self.check(
+                ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level), "setParameter(compressionLevel)")
             try Self.check(ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1), "setParameter(checksumFlag)")
         } catch {
             ZSTD_freeCCtx(context)

@@ -13,7 +13,9 @@ public final class UserZones: @unchecked Sendable {
     private var warnedOffset: Set<String> = []
     private var warnedUTC: Set<String> = []
 
-    init(zones: ZoneCatalog, history: [String: [TimezoneRow]], latestInstanceZone: [String: ZoneID], defaultZone: ZoneID?) {
+    init(
+        zones: ZoneCatalog, history: [String: [TimezoneRow]], latestInstanceZone: [String: ZoneID], defaultZone: ZoneID?
+    ) {
         self.zones = zones
         self.history = history
         self.latestInstanceZone = latestInstanceZone

@@ -2,9 +2,12 @@
 public enum FactsStage {
     public static func compute(_ drop: IngestedDrop, config: PipelineConfig, asOf: ParsedInstant) -> RunResult {
         let zones = drop.userZones
-        let today = drop.relationships.map { zones.zones.localDate(zones.zone($0.clientUserID, at: asOf), asOf.instant) }
+        let today = drop.relationships.map {
+            zones.zones.localDate(zones.zone($0.clientUserID, at: asOf), asOf.instant)
+        }
         let outcomes = TaskOutcomeCalculator.outcomes(drop, asOf: asOf.instant)
-        let days = RelationshipDayBuilder.build(drop, outcomes: outcomes, today: today, streakThreshold: config.streakThreshold)
+        let days = RelationshipDayBuilder.build(
+            drop, outcomes: outcomes, today: today, streakThreshold: config.streakThreshold)
         let streaks = drop.relationships.indices.compactMap {
             StreakCalculator.summary(days[$0], relationship: $0, today: today[$0])
         }
@@ -12,7 +15,8 @@ public enum FactsStage {
         let progressOptions = ProgressOptions(
             windows: config.progressWindows, defaultTargets: config.defaultTargets, goals: drop.goals)
         let progress = ProgressCalculator.ranges(drop, tables: clientTables, options: progressOptions)
-        let signals = computeSignals(drop, outcomes: outcomes, days: days, today: today, tables: clientTables, options: progressOptions)
+        let signals = computeSignals(
+            drop, outcomes: outcomes, days: days, today: today, tables: clientTables, options: progressOptions)
         return RunResult(
             drop: drop, asOf: asOf, outcomes: outcomes, relationshipDays: days, today: today, streaks: streaks,
             signals: signals, clientTables: clientTables, progress: progress)
@@ -38,16 +42,21 @@ public enum FactsStage {
             zones.localDate(user, ParsedInstant(instant: instant, offsetSeconds: offset))
         }
         var active = [Set<LocalDate>](repeating: [], count: count)
-        for event in drop.events where event.toStatus == .completed || event.toStatus == .skipped || event.toStatus == .inProgress {
+        for event in drop.events
+        where event.toStatus == .completed || event.toStatus == .skipped || event.toStatus == .inProgress {
             let relationship = drop.tasks[event.task].relationship
-            active[relationship].insert(day(drop.relationships[relationship].clientUserID, event.occurredAt, event.offsetSeconds))
+            active[relationship].insert(
+                day(drop.relationships[relationship].clientUserID, event.occurredAt, event.offsetSeconds))
         }
         for entry in drop.valueEntries where entry.accepted {
             let relationship = drop.tasks[entry.task].relationship
-            active[relationship].insert(day(drop.relationships[relationship].clientUserID, entry.recordedAt, entry.offsetSeconds))
+            active[relationship].insert(
+                day(drop.relationships[relationship].clientUserID, entry.recordedAt, entry.offsetSeconds))
         }
         var journalDays: [String: Set<LocalDate>] = [:]
-        for entry in drop.journal { journalDays[entry.userID, default: []].insert(zones.localDate(entry.userID, entry.cookedAt)) }
+        for entry in drop.journal {
+            journalDays[entry.userID, default: []].insert(zones.localDate(entry.userID, entry.cookedAt))
+        }
         var tableByUser: [String: ClientTable] = [:]
         for table in tables { tableByUser[table.user] = table }
         var signals: [RiskSignal] = []

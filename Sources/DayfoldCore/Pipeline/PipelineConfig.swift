@@ -25,7 +25,9 @@ public struct PipelineConfig: Sendable {
 
     public static func load(path: String) throws -> PipelineConfig {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw DayfoldError(.configuration, "\(path): cannot read the pipeline file", fix: "check the path; see Pipelines/README.md")
+            throw DayfoldError(
+                .configuration, "\(path): cannot read the pipeline file", fix: "check the path; see Pipelines/README.md"
+            )
         }
         return try parse(data, path: path)
     }
@@ -60,7 +62,9 @@ public struct PipelineConfig: Sendable {
             throw bad("\"default_timezone\": unknown time zone \"\(zone)\"")
         }
         config.streakThreshold = try number("streak_threshold") ?? 0.8
-        guard (0...1).contains(config.streakThreshold) else { throw bad("\"streak_threshold\" must be between 0 and 1") }
+        guard (0...1).contains(config.streakThreshold) else {
+            throw bad("\"streak_threshold\" must be between 0 and 1")
+        }
         if let windows = json["progress_windows"] {
             guard let list = windows as? [NSNumber], !list.isEmpty,
                 list.allSatisfy({ $0.doubleValue >= 1 && $0.doubleValue == $0.doubleValue.rounded() })
@@ -70,8 +74,12 @@ public struct PipelineConfig: Sendable {
         if let targets = json["default_targets"] {
             guard let map = targets as? [String: Any] else { throw bad("\"default_targets\" must be an object") }
             for (metric, value) in map {
-                guard Metric(rawValue: metric) != nil else { throw bad("\"default_targets\": unknown metric \"\(metric)\"") }
-                guard let number = value as? NSNumber else { throw bad("\"default_targets\".\(metric) must be a number") }
+                guard Metric(rawValue: metric) != nil else {
+                    throw bad("\"default_targets\": unknown metric \"\(metric)\"")
+                }
+                guard let number = value as? NSNumber else {
+                    throw bad("\"default_targets\".\(metric) must be a number")
+                }
                 config.defaultTargets[metric] = number.doubleValue
             }
         }
@@ -80,7 +88,9 @@ public struct PipelineConfig: Sendable {
             config.selfSources = list
         }
         config.maxRejectFraction = try number("max_reject_fraction") ?? 0.05
-        guard (0...1).contains(config.maxRejectFraction) else { throw bad("\"max_reject_fraction\" must be between 0 and 1") }
+        guard (0...1).contains(config.maxRejectFraction) else {
+            throw bad("\"max_reject_fraction\" must be between 0 and 1")
+        }
         config.maxMemory = try string("max_memory")
         if let memory = config.maxMemory, parseByteSize(memory) == nil {
             throw bad("\"max_memory\": cannot read \"\(memory)\" (use e.g. \"512M\" or \"2G\")")

@@ -41,7 +41,8 @@ public struct PipelineRunner {
         var drop = try DropIngestor(layout: layout, options: options).ingest()
         for index in drop.accounts.indices {
             let relative = drop.accounts[index].path
-            drop.accounts[index].sha256 = (try? SHA256Hasher.hex(file: (input as NSString).appendingPathComponent(relative))) ?? ""
+            drop.accounts[index].sha256 =
+                (try? SHA256Hasher.hex(file: (input as NSString).appendingPathComponent(relative))) ?? ""
         }
         return drop
     }
@@ -66,7 +67,10 @@ public struct PipelineRunner {
         do {
             // Tables are built inside the jobs, so their sorting runs in parallel too.
             let reportTables: [(String, () -> OutputTable)] = [
-                ("reports/coach_daily_summary.csv", { ReportTables.relationshipDays(result, name: "coach_daily_summary") }),
+                (
+                    "reports/coach_daily_summary.csv",
+                    { ReportTables.relationshipDays(result, name: "coach_daily_summary") }
+                ),
                 ("reports/progress_ranges.csv", { ReportTables.progressRanges(result) }),
                 ("reports/risk_signals.csv", { ReportTables.riskSignals(result) }),
                 ("reports/streaks.csv", { ReportTables.streaks(result) }),
@@ -80,7 +84,8 @@ public struct PipelineRunner {
                 ("streaks", { ReportTables.streaks(result) }),
             ]
             for folder in ["reports", "rejects", "snapshots"] + (debugTables ? ["debug"] : []) {
-                try FileManager.default.createDirectory(atPath: publisher.path(folder), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: publisher.path(folder), withIntermediateDirectories: true)
             }
             let rejectRows = ReportTables.rejects(drop)
             var jobs: [() throws -> (String, Int, String)?] = reportTables.map { relative, table in
@@ -125,6 +130,8 @@ public struct PipelineRunner {
         let read = drop.rowsRead
         let rejected = drop.rowsRejected
         let exceeded = read > 0 && Double(rejected) / Double(read) > config.maxRejectFraction
-        return Outcome(rowsRead: read, rowsRejected: rejected, rejectFractionExceeded: exceeded, outputDirectory: publisher.destination)
+        return Outcome(
+            rowsRead: read, rowsRejected: rejected, rejectFractionExceeded: exceeded,
+            outputDirectory: publisher.destination)
     }
 }

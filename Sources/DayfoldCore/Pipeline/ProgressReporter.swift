@@ -28,7 +28,8 @@ public final class ProgressReporter: @unchecked Sendable {
         let share = Double(bytesDone) / Double(totalBytes)
         let rate = elapsed > 0 ? Double(bytesDone) / elapsed / 1_000_000 : 0
         let eta = share > 0.01 ? Int(elapsed / share - elapsed) : nil
-        let text = "\(stage) \(Int(share * 100))% · \(rows) rows · \(String(format: "%.0f", rate)) MB/s"
+        let text =
+            "\(stage) \(Int(share * 100))% · \(rows) rows · \(String(format: "%.0f", rate)) MB/s"
             + (eta.map { " · ETA \($0) s" } ?? "")
         draw(text, force: force)
     }

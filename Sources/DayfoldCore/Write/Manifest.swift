@@ -30,7 +30,8 @@ public struct Manifest {
                 "\"ignored\": \(account.ignored)", "\"rejected\": \(account.rejected)",
             ]
             if !account.unknownColumns.isEmpty {
-                fields.append("\"unknown_columns\": [\(account.unknownColumns.map(jsonString).joined(separator: ", "))]")
+                fields.append(
+                    "\"unknown_columns\": [\(account.unknownColumns.map(jsonString).joined(separator: ", "))]")
             }
             if let failed = account.failed { fields.append("\"failed\": \(jsonString(failed))") }
             if let skipped = account.skipped { fields.append("\"skipped\": \(jsonString(skipped))") }

@@ -22,7 +22,9 @@ public struct OutputPublisher {
         do {
             try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
         } catch {
-            throw DayfoldError(.output, "cannot create \(staging): \(error.localizedDescription)", fix: "check that the output folder is writable")
+            throw DayfoldError(
+                .output, "cannot create \(staging): \(error.localizedDescription)",
+                fix: "check that the output folder is writable")
         }
     }
 
@@ -32,12 +34,14 @@ public struct OutputPublisher {
     /// fsyncs every staged file, then swaps the staging directory into place.
     public func publish() throws {
         try syncTree(staging)
-        let old = (destination as NSString).deletingLastPathComponent + "/." + (destination as NSString).lastPathComponent
+        let old =
+            (destination as NSString).deletingLastPathComponent + "/." + (destination as NSString).lastPathComponent
             + ".old-\(getpid())"
         let exists = FileManager.default.fileExists(atPath: destination)
         if exists {
             guard rename(destination, old) == 0 else {
-                throw DayfoldError(.output, "cannot move the previous outputs aside: \(String(cString: strerror(errno)))")
+                throw DayfoldError(
+                    .output, "cannot move the previous outputs aside: \(String(cString: strerror(errno)))")
             }
         }
         guard rename(staging, destination) == 0 else {

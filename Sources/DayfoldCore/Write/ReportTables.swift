@@ -3,7 +3,9 @@
 public enum ReportTables {
     /// Relationship indexes in report order (by id bytes).
     static func relationshipOrder(_ result: RunResult) -> [Int] {
-        result.drop.relationships.indices.sorted { bytesLess(result.drop.relationships[$0].id, result.drop.relationships[$1].id) }
+        result.drop.relationships.indices.sorted {
+            bytesLess(result.drop.relationships[$0].id, result.drop.relationships[$1].id)
+        }
     }
 
     /// `relationship_days` (the snapshot) and `coach_daily_summary.csv` (the report).
@@ -14,7 +16,8 @@ public enum ReportTables {
         }
         let fields = [
             field("relationship_id", .string), field("client_user_id", .string), field("local_date", .date),
-            field("timezone", .string), field("tasks_total", .int64), field("scored", .int64), field("completed", .int64),
+            field("timezone", .string), field("tasks_total", .int64), field("scored", .int64),
+            field("completed", .int64),
             field("skipped", .int64), field("missed", .int64), field("open", .int64), field("excluded", .int64),
             field("info_cards", .int64), field("adherence", .double, nullable: true), field("day_state", .string),
             field("streak_length", .int64),
@@ -50,7 +53,8 @@ public enum ReportTables {
             return [
                 .string(relationship.id), .string(relationship.clientUserID), .date(streak.asOfDate),
                 .int(Int64(streak.currentDays)), .date(streak.currentStart), .int(Int64(streak.longestDays)),
-                .date(streak.longestStart), .date(streak.longestEnd), .date(streak.lastKept), .double(streak.adherence7),
+                .date(streak.longestStart), .date(streak.longestEnd), .date(streak.lastKept),
+                .double(streak.adherence7),
                 .double(streak.adherence30), .double(streak.adherence90),
             ]
         }
@@ -65,14 +69,16 @@ public enum ReportTables {
         }
         let fields = [
             field("relationship_id", .string), field("client_user_id", .string), field("as_of_date", .date),
-            field("signal", .string), field("severity", .string), field("window_from", .date), field("window_to", .date),
+            field("signal", .string), field("severity", .string), field("window_from", .date),
+            field("window_to", .date),
             field("evidence", .string), field("explanation", .string),
         ]
         return OutputTable(name: "risk_signals", fields: fields, rowCount: rows.count) { rowIndex in
             let signal = rows[rowIndex]
             let relationship = result.drop.relationships[signal.relationship]
             return [
-                .string(relationship.id), .string(relationship.clientUserID), .date(signal.asOfDate), .string(signal.signal),
+                .string(relationship.id), .string(relationship.clientUserID), .date(signal.asOfDate),
+                .string(signal.signal),
                 .string(signal.severity), .date(signal.windowFrom), .date(signal.windowTo), .string(signal.evidence),
                 .string(signal.explanation),
             ]
@@ -81,7 +87,8 @@ public enum ReportTables {
 
     public static func progressRanges(_ result: RunResult) -> OutputTable {
         let fields = [
-            field("user_id", .string), field("metric", .string), field("window_days", .int64), field("window_from", .date),
+            field("user_id", .string), field("metric", .string), field("window_days", .int64),
+            field("window_from", .date),
             field("window_to", .date), field("requested_source", .string), field("source", .string),
             field("fallback_reason", .string, nullable: true), field("days_with_data", .int64),
             field("total", .double, nullable: true), field("average", .double, nullable: true),
@@ -93,7 +100,8 @@ public enum ReportTables {
             let row = result.progress[rowIndex]
             return [
                 .string(row.user), .string(row.metric.rawValue), .int(Int64(row.windowDays)), .date(row.windowFrom),
-                .date(row.windowTo), .string(row.requestedSource.rawValue), .string(row.source), .string(row.fallbackReason),
+                .date(row.windowTo), .string(row.requestedSource.rawValue), .string(row.source),
+                .string(row.fallbackReason),
                 .int(Int64(row.daysWithData)), .double(row.total), .double(row.average), .double(row.min),
                 .double(row.max), .double(row.target), .string(row.targetProvenance), .double(row.percentOfTarget),
                 .string(row.coverageLabel),
@@ -150,7 +158,8 @@ public enum ReportTables {
             field("event_id", .string), field("daily_task_instance_id", .string), field("relationship_id", .string),
             field("client_user_id", .string), field("local_date", .date), field("task_kind", .string),
             field("event_type", .string), field("score", .double), field("occurred_at", .timestampMicros),
-            field("late", .boolean), field("superseded_version", .boolean), field("skip_reason", .string, nullable: true),
+            field("late", .boolean), field("superseded_version", .boolean),
+            field("skip_reason", .string, nullable: true),
         ]
         return OutputTable(name: "adherence_events", fields: fields, rowCount: rows.count) { rowIndex in
             let outcome = rows[rowIndex]

@@ -8,14 +8,18 @@ public enum SnapshotInspector {
         } catch {
             throw DayfoldError(.input, "\(path): not a readable Parquet file: \(error)")
         }
-        var lines = ["file: \(path)", "rows: \(info.rowCount)", "codec: \(info.codec)", "created_by: \(info.createdBy ?? "-")"]
+        var lines = [
+            "file: \(path)", "rows: \(info.rowCount)", "codec: \(info.codec)", "created_by: \(info.createdBy ?? "-")",
+        ]
         lines.append("schema:")
         for field in info.fields {
             lines.append("  \(field.name): \(field.type)\(field.nullable ? " (nullable)" : "")")
         }
         lines.append("row groups: \(info.rowGroups.count)")
         for (index, group) in info.rowGroups.enumerated() {
-            lines.append("  #\(index): \(group.rows) rows, \(group.bytes) bytes compressed, \(group.uncompressedBytes) uncompressed")
+            lines.append(
+                "  #\(index): \(group.rows) rows, \(group.bytes) bytes compressed, \(group.uncompressedBytes) uncompressed"
+            )
         }
         let columns = try info.readColumns(path: path, limit: rows)
         let count = columns.first?.count ?? 0

@@ -15,9 +15,16 @@ public enum ValidationReport {
 
     public static func table(_ drop: IngestedDrop) -> String {
         let width = max(4, drop.accounts.map(\.path.count).max() ?? 4)
-        func padRight(_ text: String, _ size: Int) -> String { text + String(repeating: " ", count: max(0, size - text.count)) }
-        func padLeft(_ text: String, _ size: Int) -> String { String(repeating: " ", count: max(0, size - text.count)) + text }
-        var lines = [padRight("file", width) + "  " + ["read", "accepted", "duplicate", "ignored", "rejected"].map { padLeft($0, 9) }.joined(separator: " ")]
+        func padRight(_ text: String, _ size: Int) -> String {
+            text + String(repeating: " ", count: max(0, size - text.count))
+        }
+        func padLeft(_ text: String, _ size: Int) -> String {
+            String(repeating: " ", count: max(0, size - text.count)) + text
+        }
+        var lines = [
+            padRight("file", width) + "  "
+                + ["read", "accepted", "duplicate", "ignored", "rejected"].map { padLeft($0, 9) }.joined(separator: " ")
+        ]
         for account in drop.accounts {
             var line = padRight(account.path, width) + "  "
             line += [account.rowsRead, account.accepted, account.duplicate, account.ignored, account.rejected]
@@ -32,7 +39,9 @@ public enum ValidationReport {
         for reject in drop.rejects { reasons[reject.reason, default: 0] += 1 }
         if !reasons.isEmpty {
             lines.append("top reject reasons:")
-            for (reason, count) in reasons.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }).prefix(10) {
+            for (reason, count) in reasons.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key })
+                .prefix(10)
+            {
                 lines.append("  \(padLeft(String(count), 6))  \(reason)")
             }
             lines.append("see every rejected row with its file and line: dayfold run … → rejects/rejects.csv")

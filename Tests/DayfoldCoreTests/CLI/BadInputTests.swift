@@ -11,7 +11,8 @@ import Testing
         let root = try TestPaths.temporaryDirectory()
         for (path, bytes) in files {
             let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(bytes).write(to: url)
         }
         return root
@@ -28,7 +29,9 @@ import Testing
             state = state &* 1_103_515_245 &+ 12345
             noise.append(UInt8(truncatingIfNeeded: state >> 16))
         }
-        let root = try drop(["subjects/relationships.csv": Array(Self.relationships.utf8), "tasks/instances/i.csv": noise])
+        let root = try drop([
+            "subjects/relationships.csv": Array(Self.relationships.utf8), "tasks/instances/i.csv": noise,
+        ])
         defer { try? FileManager.default.removeItem(at: root) }
         let result = try validate(root)
         #expect(result.status == 1)
@@ -44,7 +47,8 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/zstd")
         process.arguments = ["-q", plain.path, "-o", root.appendingPathComponent("tasks/instances/i.csv.zst").path]
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("tasks/instances"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("tasks/instances"), withIntermediateDirectories: true)
         try process.run()
         process.waitUntilExit()
         try FileManager.default.removeItem(at: plain)
@@ -71,7 +75,8 @@ import Testing
 
     @Test func tenMegabyteFieldIsReadAsOneRow() throws {
         let note = String(repeating: "n", count: 10 << 20)
-        let events = "id,daily_task_instance_id,relationship_id,to_status,occurred_at,note\ne1,t1,r1,COMPLETED,2026-03-02T10:00:00Z,\"\(note)\"\n"
+        let events =
+            "id,daily_task_instance_id,relationship_id,to_status,occurred_at,note\ne1,t1,r1,COMPLETED,2026-03-02T10:00:00Z,\"\(note)\"\n"
         let root = try drop([
             "subjects/relationships.csv": Array(Self.relationships.utf8),
             "tasks/instances/i.csv": Array((Self.instancesHeader + "t1,r1,2026-03-02,UTC,HABIT,k,PENDING\n").utf8),

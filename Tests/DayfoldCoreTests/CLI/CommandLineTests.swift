@@ -21,7 +21,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ["run", "--bogus"], ["run", "--as-of"], ["validate"], ["frobnicate"], ["run", "--input", "x", "--as-of", "yesterday"],
+        ["run", "--bogus"], ["run", "--as-of"], ["validate"], ["frobnicate"],
+        ["run", "--input", "x", "--as-of", "yesterday"],
         ["validate", "x", "--json=yes"],
     ])
     func usageErrorsExitTwoWithOneLine(arguments: [String]) throws {
@@ -36,7 +37,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let pipeline = directory.appendingPathComponent("p.json")
         try Data(#"{"name":"x","streak_treshold":0.7}"#.utf8).write(to: pipeline)
-        let result = try DayfoldProcess.run(["run", pipeline.path, "--input", directory.path, "--as-of", "2026-01-01T00:00:00Z"])
+        let result = try DayfoldProcess.run([
+            "run", pipeline.path, "--input", directory.path, "--as-of", "2026-01-01T00:00:00Z",
+        ])
         #expect(result.status == 2)
         #expect(result.stderr.contains("unknown key \"streak_treshold\""))
     }
@@ -58,7 +61,8 @@ import Testing
     func run(_ extra: [String]) throws -> DayfoldProcess {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        return try DayfoldProcess.run(Self.arguments + ["--output", directory.appendingPathComponent("o").path] + extra)
+        return try DayfoldProcess.run(
+            Self.arguments + ["--output", directory.appendingPathComponent("o").path] + extra)
     }
 
     @Test func notATerminalMeansNoProgress() throws {

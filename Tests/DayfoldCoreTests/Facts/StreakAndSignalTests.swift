@@ -1,4 +1,5 @@
 import Testing
+
 @testable import DayfoldCore
 
 /// The pure functions of the facts stage, on day tables built by hand.
@@ -60,8 +61,11 @@ import Testing
         #expect(signal?.severity == severity)
     }
 
-    @Test(arguments: [(-0.25, "MEDIUM"), (-0.25 - 1e-12, "MEDIUM"), (-0.25 + 1e-12, "MEDIUM"), (-0.2499, nil), (-0.40, "HIGH")]
-        as [(Double, String?)])
+    @Test(
+        arguments: [
+            (-0.25, "MEDIUM"), (-0.25 - 1e-12, "MEDIUM"), (-0.25 + 1e-12, "MEDIUM"), (-0.2499, nil), (-0.40, "HIGH"),
+        ]
+            as [(Double, String?)])
     func adherenceDropThresholdsUseTheTolerance(drop: Double, severity: String?) {
         // 28 prior days at 1.0, then 7 days at 1 + drop (days scored out of a large task count).
         var table = Self.days(Array(repeating: (1, 0, 0), count: 35))
@@ -92,10 +96,12 @@ import Testing
         func signal(_ check: IntakeCheck) -> RiskSignal? {
             RiskSignalCalculator.signals(
                 SignalInputs(
-                    relationship: 0, today: Self.today, days: [], checkIns: [], skips: [], activeDays: [], intake: check)
+                    relationship: 0, today: Self.today, days: [], checkIns: [], skips: [], activeDays: [], intake: check
+                )
             ).first
         }
-        let low = IntakeCheck(from: from, to: to, daysWithData: 4, average: 1000, target: 2000, confirmed: true, source: "LOCAL_JOURNAL")
+        let low = IntakeCheck(
+            from: from, to: to, daysWithData: 4, average: 1000, target: 2000, confirmed: true, source: "LOCAL_JOURNAL")
         #expect(signal(low)?.severity == "LOW")
         var suggested = low
         suggested.confirmed = false

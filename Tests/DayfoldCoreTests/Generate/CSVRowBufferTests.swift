@@ -1,4 +1,5 @@
 import Testing
+
 @testable import DayfoldCore
 
 /// Field formatting of the generator's byte buffer: every instant style the
@@ -34,7 +35,9 @@ import Testing
         #expect(CivilCalendar.weekday(ofDay: 20_520) == 0)  // a Sunday
     }
 
-    @Test(arguments: [(8135, 2, "81.35"), (8130, 2, "81.3"), (8100, 2, "81"), (5, 1, "0.5"), (-25, 1, "-2.5"), (7, 2, "0.07")])
+    @Test(arguments: [
+        (8135, 2, "81.35"), (8130, 2, "81.3"), (8100, 2, "81"), (5, 1, "0.5"), (-25, 1, "-2.5"), (7, 2, "0.07"),
+    ])
     func writesFixedPointInShortestForm(value: Int, decimals: Int, expected: String) {
         #expect(text { $0.fixed(value, decimals: decimals) } == expected)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import DayfoldCore
 
 /// The synthetic drop generator: deterministic, in the SPEC §1 layout, split
@@ -31,7 +32,8 @@ import Testing
     }
 
     @Test func sameSeedAndOptionsGiveByteIdenticalFiles() throws {
-        let first = scratchFolder(), second = scratchFolder()
+        let first = scratchFolder()
+        let second = scratchFolder()
         defer {
             try? FileManager.default.removeItem(atPath: first)
             try? FileManager.default.removeItem(atPath: second)
@@ -46,7 +48,8 @@ import Testing
     }
 
     @Test func anotherSeedGivesAnotherDrop() throws {
-        let first = scratchFolder(), second = scratchFolder()
+        let first = scratchFolder()
+        let second = scratchFolder()
         defer {
             try? FileManager.default.removeItem(atPath: first)
             try? FileManager.default.removeItem(atPath: second)
@@ -70,12 +73,16 @@ import Testing
             "tasks/instances/instances-000.csv": [
                 "id", "relationship_id", "local_date", "timezone", "task_kind", "source_key", "status", "action_schema",
             ],
-            "tasks/instances/instances-001-reexport.csv": ["id", "relationship_id", "local_date", "source_key", "status"],
+            "tasks/instances/instances-001-reexport.csv": [
+                "id", "relationship_id", "local_date", "source_key", "status",
+            ],
             "tasks/status_events/events-000.csv": [
                 "id", "daily_task_instance_id", "relationship_id", "to_status", "occurred_at", "device_id",
                 "client_operation_id",
             ],
-            "tasks/status_events/events-001-reexport.csv": ["id", "daily_task_instance_id", "to_status", "occurred_at"],
+            "tasks/status_events/events-001-reexport.csv": [
+                "id", "daily_task_instance_id", "to_status", "occurred_at",
+            ],
             "tasks/value_entries/values-000.csv": [
                 "id", "daily_task_instance_id", "relationship_id", "value", "recorded_at", "status",
             ],
@@ -84,7 +91,9 @@ import Testing
                 "id", "relationship_id", "assignment_id", "program_day_id", "local_date", "status",
             ],
             "journal/journal-000.csv": ["entry_id", "user_id", "cooked_at", "revision", "portion", "deleted"],
-            "health/health-000.csv": ["user_id", "type", "value", "unit", "start", "end", "source_name", "source_bundle_id"],
+            "health/health-000.csv": [
+                "user_id", "type", "value", "unit", "start", "end", "source_name", "source_bundle_id",
+            ],
         ]
         for (path, columns) in expectedHeaders {
             #expect(paths.contains(path), "missing \(path)")
@@ -115,18 +124,23 @@ import Testing
         #expect(instances.contains(#"{""value_capture"":{""mode"":""ACCUMULATE"",""target"":8,""unit"":""glass""}}"#))
         #expect(instances.contains(#"{""informational"":true}"#))
         let events = try all("tasks/status_events/")
-        for status in ["IN_PROGRESS", "COMPLETED", "SKIPPED", "MISSED", "CANCELED"] { #expect(events.contains(",\(status),")) }
+        for status in ["IN_PROGRESS", "COMPLETED", "SKIPPED", "MISSED", "CANCELED"] {
+            #expect(events.contains(",\(status),"))
+        }
         #expect(events.contains(",NO_TIME,"))
         let zones = try all("subjects/timezones")
         for zone in ["Europe/Berlin", "America/Los_Angeles", "Asia/Kolkata"] { #expect(zones.contains(zone)) }
         #expect(try all("journal/").contains(",2,"), "no journal revision 2")
         let health = try all("health/")
         #expect(health.contains(" iPhone,") && health.contains(" Watch,"))
-        #expect(health.contains("HKQuantityTypeIdentifierDietaryWater") && health.contains("HKQuantityTypeIdentifierBodyMass"))
+        #expect(
+            health.contains("HKQuantityTypeIdentifierDietaryWater")
+                && health.contains("HKQuantityTypeIdentifierBodyMass"))
     }
 
     @Test func zstdFilesDecompressToThePlainBytes() throws {
-        let plainRoot = scratchFolder(), zstdRoot = scratchFolder()
+        let plainRoot = scratchFolder()
+        let zstdRoot = scratchFolder()
         defer {
             try? FileManager.default.removeItem(atPath: plainRoot)
             try? FileManager.default.removeItem(atPath: zstdRoot)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import DayfoldCore
 
 @Suite struct ActionSchemaTests {
@@ -36,7 +37,8 @@ import Testing
     @Test func scannerAgreesWithFoundationOnValidity() {
         let samples = [#"{"a":[1,2,{"b":null}]}"#, #"{"a":1e}"#, #"{"a":-0.5}"#, #"{"a":"\u12"}"#, "123", #""s""#]
         for sample in samples {
-            let foundation = (try? JSONSerialization.jsonObject(with: Data(sample.utf8), options: [.fragmentsAllowed])) != nil
+            let foundation =
+                (try? JSONSerialization.jsonObject(with: Data(sample.utf8), options: [.fragmentsAllowed])) != nil
             #expect(Self.schema(sample).valid == foundation, "\(sample)")
         }
     }

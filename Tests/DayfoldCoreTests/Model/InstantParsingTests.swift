@@ -1,4 +1,5 @@
 import Testing
+
 @testable import DayfoldCore
 
 @Suite struct InstantParsingTests {
@@ -38,8 +39,10 @@ import Testing
 }
 
 @Suite struct ByteOrderTests {
-    @Test(arguments: [("a", "b", true), ("b", "a", false), ("a", "ab", true), ("", "a", true), ("a", "a", false),
-        ("Z", "a", true), ("é", "z", false), ("r1", "r10", true)])
+    @Test(arguments: [
+        ("a", "b", true), ("b", "a", false), ("a", "ab", true), ("", "a", true), ("a", "a", false),
+        ("Z", "a", true), ("é", "z", false), ("r1", "r10", true),
+    ])
     func stringsSortByTheirUTF8Bytes(left: String, right: String, less: Bool) {
         #expect(bytesLess(left, right) == less)
         #expect(bytesLess(left, right) == left.utf8.lexicographicallyPrecedes(right.utf8))

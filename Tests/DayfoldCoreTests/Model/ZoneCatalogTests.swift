@@ -1,4 +1,5 @@
 import Testing
+
 @testable import DayfoldCore
 
 /// Deadlines are "start of local_date + 2" in the task's zone: a DST day is

@@ -12,7 +12,8 @@ import Testing
         let output = directory.appendingPathComponent("out")
         let result = try DayfoldProcess.run(
             [
-                "run", root.appendingPathComponent("pipeline.json").path, "--input", root.appendingPathComponent("drop").path,
+                "run", root.appendingPathComponent("pipeline.json").path, "--input",
+                root.appendingPathComponent("drop").path,
                 "--output", output.path, "--as-of", asOf,
             ] + (debugTables ? ["--debug-tables"] : []))
         #expect(result.status == 0, "dayfold run failed: \(result.stderr)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import DayfoldCore
 
 /// The committed sample drop: every row accounted for, the designed bad
@@ -11,7 +12,9 @@ import Testing
     static let asOf = "2026-03-31T18:00:00Z"
 
     @Test func validateAccountsForEveryRowAndRejectsTheDesignedRows() throws {
-        let result = try DayfoldProcess.run(["validate", Self.input, "--as-of", Self.asOf, "--json", "--pipeline", Self.pipeline])
+        let result = try DayfoldProcess.run([
+            "validate", Self.input, "--as-of", Self.asOf, "--json", "--pipeline", Self.pipeline,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let files = try #require(object["files"] as? [[String: Any]])
@@ -24,9 +27,11 @@ import Testing
         }
         let rejects = try #require(object["rejects"] as? [[String: Any]])
         let got = Set(rejects.map { "\($0["file"] ?? ""),\($0["line"] ?? ""),\($0["reason"] ?? "")" })
-        let designed = try ReportComparison.readCSV(TestPaths.fixtures.appendingPathComponent("SampleData/designed_rejects.csv"))
+        let designed = try ReportComparison.readCSV(
+            TestPaths.fixtures.appendingPathComponent("SampleData/designed_rejects.csv"))
         let want = Set(designed.rows.map { $0.map { $0 ?? "" }.joined(separator: ",") })
-        #expect(got == want, "missing: \(want.subtracting(got).sorted()); unexpected: \(got.subtracting(want).sorted())")
+        #expect(
+            got == want, "missing: \(want.subtracting(got).sorted()); unexpected: \(got.subtracting(want).sorted())")
     }
 
     @Test func progressCountsOnlyDaysWithDataAndNeverInventsZero() throws {
@@ -65,7 +70,8 @@ import Testing
             let statistics = ["total", "average", "min", "max"].map { row[(try? column(p, $0)) ?? 0] }
             guard let dayColumnName = sourceColumns[source]?[metric] else {
                 #expect(source == "NONE" && daysWithData == 0, "\(user) \(metric): source \(source)")
-                #expect(statistics.allSatisfy { $0 == nil }, "\(user) \(metric): no data must be NULL, not \(statistics)")
+                #expect(
+                    statistics.allSatisfy { $0 == nil }, "\(user) \(metric): no data must be NULL, not \(statistics)")
                 continue
             }
             let dayColumn = try column(days.header, dayColumnName)
@@ -80,7 +86,9 @@ import Testing
             #expect(daysWithData > 0)
             let average = Double(row[try column(p, "average")] ?? "")
             let expected = values.reduce(0, +) / Double(values.count)
-            #expect(average.map { abs($0 - expected) <= 1e-9 * max(1, abs(expected)) } == true, "\(user) \(metric): average")
+            #expect(
+                average.map { abs($0 - expected) <= 1e-9 * max(1, abs(expected)) } == true, "\(user) \(metric): average"
+            )
             if let minimum = Double(row[try column(p, "min")] ?? "") {
                 #expect(minimum == values.min(), "\(user) \(metric): min \(minimum) vs days \(values)")
             }

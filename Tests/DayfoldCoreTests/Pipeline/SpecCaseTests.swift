@@ -8,7 +8,9 @@ import Testing
 
     static var caseNames: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        return names.filter { FileManager.default.fileExists(atPath: root.appendingPathComponent("\($0)/case.json").path) }.sorted()
+        return names.filter {
+            FileManager.default.fileExists(atPath: root.appendingPathComponent("\($0)/case.json").path)
+        }.sorted()
     }
 
     struct CaseFile {
@@ -21,8 +23,10 @@ import Testing
         let data = try Data(contentsOf: root.appendingPathComponent("\(name)/case.json"))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let asOf = try #require(object["as_of"] as? String)
-        let pipeline = try JSONSerialization.data(withJSONObject: object["pipeline"] ?? [String: Any](), options: [.sortedKeys])
-        return CaseFile(asOf: asOf, pipeline: pipeline, exitCode: Int32((object["exit_code"] as? NSNumber)?.intValue ?? 0))
+        let pipeline = try JSONSerialization.data(
+            withJSONObject: object["pipeline"] ?? [String: Any](), options: [.sortedKeys])
+        return CaseFile(
+            asOf: asOf, pipeline: pipeline, exitCode: Int32((object["exit_code"] as? NSNumber)?.intValue ?? 0))
     }
 
     @Test(arguments: caseNames)
@@ -40,7 +44,8 @@ import Testing
         ])
         #expect(run.status == spec.exitCode, "exit \(run.status), stderr: \(run.stderr)")
         let expected = caseRoot.appendingPathComponent("expected")
-        if let needle = try? String(contentsOf: expected.appendingPathComponent("stderr_contains.txt"), encoding: .utf8) {
+        if let needle = try? String(contentsOf: expected.appendingPathComponent("stderr_contains.txt"), encoding: .utf8)
+        {
             let trimmed = needle.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(run.stderr.contains(trimmed), "stderr lacks \(trimmed): \(run.stderr)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import DayfoldCore
 
 /// Compares a produced CSV report with an expected one the way the
@@ -40,7 +41,9 @@ enum ReportComparison {
     }
 
     /// Differences, described for a test failure; empty when the files agree.
-    static func differences(report: String, expected: URL, actual: URL, compareOnly: Set<String>? = nil, limit: Int = 10)
+    static func differences(
+        report: String, expected: URL, actual: URL, compareOnly: Set<String>? = nil, limit: Int = 10
+    )
         throws -> [String]
     {
         guard let keyColumns = keys[report] else { return ["no key columns known for \(report)"] }
@@ -51,7 +54,9 @@ enum ReportComparison {
         guard let wantKey = try? keyColumns.map({ name in try index(of: name, in: want.header) }),
             let gotKey = try? keyColumns.map({ name in try index(of: name, in: got.header) })
         else { return ["\(report): key columns \(keyColumns) missing from a header"] }
-        func key(_ row: [String?], _ positions: [Int]) -> String { positions.map { row[$0] ?? "" }.joined(separator: "|") }
+        func key(_ row: [String?], _ positions: [Int]) -> String {
+            positions.map { row[$0] ?? "" }.joined(separator: "|")
+        }
         var gotRows: [String: [String?]] = [:]
         for row in got.rows { gotRows[key(row, gotKey)] = row }
         var seen: Set<String> = []
@@ -70,7 +75,8 @@ enum ReportComparison {
                 }
                 if !sameValue(row[position], actualRow[actualPosition]) {
                     problems.append(
-                        "\(report) \(rowKey) \(column): expected \(row[position] ?? "NULL"), got \(actualRow[actualPosition] ?? "NULL")")
+                        "\(report) \(rowKey) \(column): expected \(row[position] ?? "NULL"), got \(actualRow[actualPosition] ?? "NULL")"
+                    )
                 }
             }
         }
@@ -105,12 +111,16 @@ enum ReportComparison {
                 let wantValue = (want[field] as? NSNumber)?.intValue
                 let gotValue = (got[field] as? NSNumber)?.intValue
                 if let wantValue, wantValue != gotValue {
-                    problems.append("accounting \(path) \(field): expected \(wantValue), got \(gotValue.map(String.init) ?? "none")")
+                    problems.append(
+                        "accounting \(path) \(field): expected \(wantValue), got \(gotValue.map(String.init) ?? "none")"
+                    )
                 }
             }
         }
         for file in gotFiles {
-            let numbers = ["rows_read", "accepted", "duplicate", "ignored", "rejected"].map { (file[$0] as? NSNumber)?.intValue ?? -1 }
+            let numbers = ["rows_read", "accepted", "duplicate", "ignored", "rejected"].map {
+                (file[$0] as? NSNumber)?.intValue ?? -1
+            }
             if numbers[0] != numbers[1] + numbers[2] + numbers[3] + numbers[4] {
                 problems.append("accounting does not balance for \(file["path"] ?? "?")")
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import DayfoldCore
 
 /// SIGKILL `dayfold run` at several points: the published directory is
@@ -24,8 +25,11 @@ import Testing
         let enumerator = FileManager.default.enumerator(atPath: directory.path)
         while let relative = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: directory.appendingPathComponent(relative).path, isDirectory: &isDirectory)
-            if !isDirectory.boolValue && !listed.contains(relative) { problems.append("\(relative): not in the manifest") }
+            FileManager.default.fileExists(
+                atPath: directory.appendingPathComponent(relative).path, isDirectory: &isDirectory)
+            if !isDirectory.boolValue && !listed.contains(relative) {
+                problems.append("\(relative): not in the manifest")
+            }
         }
         return problems
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import DayfoldCore
 
 /// Reports are opened in spreadsheets: RFC 4180 quoting, NULL as an empty
@@ -17,7 +18,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("=HYPERLINK(\"x\")", #""'=HYPERLINK(""x"")""#), ("+1+2", "'+1+2"), ("-abc", "'-abc"), ("@SUM(A1)", "'@SUM(A1)"),
+        ("=HYPERLINK(\"x\")", #""'=HYPERLINK(""x"")""#), ("+1+2", "'+1+2"), ("-abc", "'-abc"),
+        ("@SUM(A1)", "'@SUM(A1)"),
         ("\tx", "'\tx"), ("-5", "-5"), ("+3.5", "+3.5"), ("-1e-05", "-1e-05"), ("plain", "plain"),
     ])
     func formulaLikeCellsGetALeadingQuote(cell: String, expected: String) throws {
@@ -25,6 +27,8 @@ import Testing
     }
 
     @Test func quotingAndNulls() throws {
-        #expect(try Self.written(["a,b", nil, "say \"hi\"", "two\nlines", ""]) == "\"a,b\",,\"say \"\"hi\"\"\",\"two\nlines\",")
+        #expect(
+            try Self.written(["a,b", nil, "say \"hi\"", "two\nlines", ""])
+                == "\"a,b\",,\"say \"\"hi\"\"\",\"two\nlines\",")
     }
 }

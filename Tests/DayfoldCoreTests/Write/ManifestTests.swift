@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import DayfoldCore
 
 /// manifest.json (SPEC §7): inputs with SHA-256 and accounting, outputs with
@@ -11,7 +12,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("out")
         let result = try DayfoldProcess.run([
-            "run", root.appendingPathComponent("pipeline.json").path, "--input", root.appendingPathComponent("drop").path,
+            "run", root.appendingPathComponent("pipeline.json").path, "--input",
+            root.appendingPathComponent("drop").path,
             "--output", out.path, "--as-of", "2026-03-29T09:30:00Z",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -36,7 +38,9 @@ import Testing
         let outputs = try #require(manifest["outputs"] as? [[String: Any]])
         #expect(outputs.count == 11)
         let warnings = try #require(manifest["warnings"] as? [String])
-        #expect(warnings.contains { $0.contains("0620f087-7e5f-4381-83fa-ac572f564652: latest_task_instance Asia/Kolkata") })
+        #expect(
+            warnings.contains { $0.contains("0620f087-7e5f-4381-83fa-ac572f564652: latest_task_instance Asia/Kolkata") }
+        )
         #expect(warnings.contains { $0.contains("802ae68b-cd8c-47d8-ac1d-0bf8d49aa335: instant_offset") })
         #expect((manifest["timings_seconds"] as? [String: Any])?.keys.contains("ingest") == true)
     }

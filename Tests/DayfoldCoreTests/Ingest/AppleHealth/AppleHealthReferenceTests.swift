@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import DayfoldCore
 
 /// A real 2017 export (steps from iPhone and Watch, food entries repeated
@@ -32,14 +33,18 @@ import Testing
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let table = try ReportComparison.readCSV(out.appendingPathComponent("debug/client_days.csv"))
-        let names = ["health_energy_kcal", "health_protein_g", "health_carbs_g", "health_fat_g", "steps", "body_mass_kg"]
+        let names = [
+            "health_energy_kcal", "health_protein_g", "health_carbs_g", "health_fat_g", "steps", "body_mass_kg",
+        ]
         let columns = try names.map { name in try #require(table.header.firstIndex(of: name)) }
         let dateColumn = try #require(table.header.firstIndex(of: "local_date"))
         for (day, expected) in Self.reference {
             let row = try #require(table.rows.first { $0[dateColumn] == day }, "no client day \(day)")
             for (position, column) in columns.enumerated() {
                 let value = try #require(row[column].flatMap(Double.init), "\(day) \(names[position]) is NULL")
-                #expect(abs(value - expected[position]) < 1e-9 * max(1, abs(expected[position])), "\(day) \(names[position]): \(value) vs \(expected[position])")
+                #expect(
+                    abs(value - expected[position]) < 1e-9 * max(1, abs(expected[position])),
+                    "\(day) \(names[position]): \(value) vs \(expected[position])")
             }
         }
     }

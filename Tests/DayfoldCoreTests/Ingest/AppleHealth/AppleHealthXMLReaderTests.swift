@@ -77,7 +77,8 @@ import Testing
 
     @Test(arguments: chunkSizes)
     func notWellFormedAfterTheDTDThrowsWithItsLine(chunkSize: Int) throws {
-        let xml = "<!DOCTYPE HealthData [\n<!ATTLIST Record\n]>\n<HealthData>\n \(Self.record)\n </Record>\n</HealthData>\n"
+        let xml =
+            "<!DOCTYPE HealthData [\n<!ATTLIST Record\n]>\n<HealthData>\n \(Self.record)\n </Record>\n</HealthData>\n"
         let error = #expect(throws: HealthXMLError.self) {
             _ = try HealthXMLTestSupport.read(xml: xml, chunkSize: chunkSize)
         }
@@ -85,12 +86,13 @@ import Testing
         #expect(error?.detail == "mismatched tag")
     }
 
-    @Test(arguments: [
-        ("", 1, "no element found"),
-        ("<HealthData>\n <Record type=\"a\"/>\n", 3, "no element found"),
-        ("<HealthData>\n <Record type=\"a\n", 2, "unclosed token"),
-        ("<HealthData>\n <Record type=\"a&bogus;\"/>\n</HealthData>", 2, "undefined entity"),
-    ] as [(String, Int, String)])
+    @Test(
+        arguments: [
+            ("", 1, "no element found"),
+            ("<HealthData>\n <Record type=\"a\"/>\n", 3, "no element found"),
+            ("<HealthData>\n <Record type=\"a\n", 2, "unclosed token"),
+            ("<HealthData>\n <Record type=\"a&bogus;\"/>\n</HealthData>", 2, "undefined entity"),
+        ] as [(String, Int, String)])
     func truncatedOrBrokenDocumentsThrow(xml: String, line: Int, detail: String) throws {
         let error = #expect(throws: HealthXMLError.self) { _ = try HealthXMLTestSupport.read(xml: xml) }
         #expect(error?.line == line)
@@ -98,14 +100,16 @@ import Testing
     }
 
     @Test func invalidUTF8Throws() throws {
-        let bytes = Array("<HealthData>\n <Record sourceName=\"".utf8) + [0xC3, 0x28] + Array("\"/>\n</HealthData>".utf8)
+        let bytes =
+            Array("<HealthData>\n <Record sourceName=\"".utf8) + [0xC3, 0x28] + Array("\"/>\n</HealthData>".utf8)
         let error = #expect(throws: HealthXMLError.self) { _ = try HealthXMLTestSupport.read(bytes: bytes) }
         #expect(error?.line == 2)
     }
 
     @Test(arguments: chunkSizes)
     func otherRootIsSkippedBeforeAnyErrorAfterIt(chunkSize: Int) throws {
-        let xml = "<?xml version=\"1.0\"?>\n<ClinicalDocument xmlns=\"urn:hl7-org:v3\">\n <component>\n</ClinicalDocument>\n"
+        let xml =
+            "<?xml version=\"1.0\"?>\n<ClinicalDocument xmlns=\"urn:hl7-org:v3\">\n <component>\n</ClinicalDocument>\n"
         let (result, elements) = try HealthXMLTestSupport.read(xml: xml, chunkSize: chunkSize)
         #expect(result == .skipped(root: "ClinicalDocument"))
         #expect(elements.isEmpty)
@@ -167,7 +171,9 @@ import Testing
         let bytes = Array(xml.utf8)
         for element in elements {
             #expect(bytes[element.byteOffset] == UInt8(ascii: "<"))
-            #expect(String(decoding: bytes[(element.byteOffset + 1)...].prefix(element.name.utf8.count), as: UTF8.self) == element.name)
+            #expect(
+                String(decoding: bytes[(element.byteOffset + 1)...].prefix(element.name.utf8.count), as: UTF8.self)
+                    == element.name)
         }
     }
 }

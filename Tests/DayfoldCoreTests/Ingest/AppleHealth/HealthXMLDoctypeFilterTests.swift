@@ -20,21 +20,23 @@ import Testing
     func doctypeIsBlankedKeepingLengthAndLineBreaks(chunkSize: Int) {
         let text = "<?xml version=\"1.0\"?>\r\n<!DOCTYPE HealthData [\n<!ATTLIST Record\n]>\n<HealthData/>"
         let output = filtered(text, chunkSize: chunkSize)
-        let expected = "<?xml version=\"1.0\"?>\r\n" + String(repeating: " ", count: 22) + "\n"
+        let expected =
+            "<?xml version=\"1.0\"?>\r\n" + String(repeating: " ", count: 22) + "\n"
             + String(repeating: " ", count: 16) + "\n  \n<HealthData/>"
         #expect(String(decoding: output, as: UTF8.self) == expected)
     }
 
-    @Test(arguments: [
-        ("<HealthData/>", HealthXMLDoctypeFilter.ScanResult.noDoctype),
-        ("<?xml version=\"1.0\"?><!-- c --><Health", .noDoctype),
-        ("<!DOCTYPE a>", .doctype(0..<12)),
-        ("<!DOCTYPE a [ <!-- ]> --> ] >", .doctype(0..<29)),
-        ("<!DOCTYPE a [ <!ATTLIST x", .needMore),
-        ("<!DOCTYP", .needMore),
-        ("<!-", .needMore),
-        ("<!ELEMENT a ANY>", .noDoctype),
-    ] as [(String, HealthXMLDoctypeFilter.ScanResult)])
+    @Test(
+        arguments: [
+            ("<HealthData/>", HealthXMLDoctypeFilter.ScanResult.noDoctype),
+            ("<?xml version=\"1.0\"?><!-- c --><Health", .noDoctype),
+            ("<!DOCTYPE a>", .doctype(0..<12)),
+            ("<!DOCTYPE a [ <!-- ]> --> ] >", .doctype(0..<29)),
+            ("<!DOCTYPE a [ <!ATTLIST x", .needMore),
+            ("<!DOCTYP", .needMore),
+            ("<!-", .needMore),
+            ("<!ELEMENT a ANY>", .noDoctype),
+        ] as [(String, HealthXMLDoctypeFilter.ScanResult)])
     func scanFindsTheDeclaration(text: String, expected: HealthXMLDoctypeFilter.ScanResult) {
         #expect(HealthXMLDoctypeFilter.scan(Array(text.utf8)) == expected)
     }

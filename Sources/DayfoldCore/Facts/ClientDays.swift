@@ -85,7 +85,7 @@ public enum ClientDayBuilder {
                 guard let position = slot(date) else { continue }
                 days[position].journalEntries += 1
                 for nutrient in 0..<4 {
-                    if let perServing = entry.nutrients[nutrient] {
+                    if let perServing = entry.nutrient(nutrient) {
                         days[position].journal[nutrient] =
                             (days[position].journal[nutrient] ?? 0) + perServing * entry.portion
                     }

@@ -34,8 +34,7 @@ extension DropIngestor {
             guard let parsed = InstantParser.parse(endBytes) else { return (.rejected, "bad_instant:end", nil) }
             end = parsed.instant
         }
-        let unitIndex = health.units.intern(unitBytes)
-        let unit = health.units[unitIndex]
+        let unit = health.units.string(unitBytes)
         let raw = parseDouble(valueBytes)
         guard let normalized = HealthTypes.normalize(raw ?? 0, unit: unit, metric: metric) else {
             return (.rejected, "unknown_unit:\(unit)/\(String(decoding: type, as: UTF8.self))", nil)

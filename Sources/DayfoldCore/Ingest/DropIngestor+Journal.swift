@@ -17,16 +17,21 @@ extension DropIngestor {
 
     func readJournal() throws {
         var candidates: [JournalCandidate] = []
+        var journalUsers = ByteInterner()
         for file in layout.journal {
             let handle: (inout CSVRow, Int) throws -> Void = { row, account in
                 let entryID = row.text(0)
-                let user = row.text(1)
+                let userBytes = row.slice(1)
+                if userBytes == nil { row.fail("missing_column:user_id") }
                 let cooked = row.instant(2)
                 let revision = row.integer(3)
                 let portion = row.number(4) ?? 1.0
-                let nutrients = (5...8).map { row.number($0) }
+                let energy = row.number(5)
+                let protein = row.number(6)
+                let carbs = row.number(7)
+                let fat = row.number(8)
                 let deleted = row.bool(9) ?? false
-                guard row.rejectReason == nil, let entryID, let user, let cooked, let revision else { return }
+                guard row.rejectReason == nil, let entryID, let userBytes, let cooked, let revision else { return }
                 if self.isAfterAsOf(cooked.instant) {
                     row.fate = .ignored
                     return
@@ -34,7 +39,9 @@ extension DropIngestor {
                 candidates.append(
                     JournalCandidate(
                         entryID: entryID, revision: revision, deleted: deleted,
-                        entry: JournalEntry(userID: user, cookedAt: cooked, portion: portion, nutrients: nutrients),
+                        entry: JournalEntry(
+                            userID: journalUsers.string(userBytes), cookedAt: cooked, portion: portion,
+                            energyKcal: energy, proteinG: protein, carbsG: carbs, fatG: fat),
                         account: account))
             }
             if file.relativePath.hasSuffix(".sqlite") {

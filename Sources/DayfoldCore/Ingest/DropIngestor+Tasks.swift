@@ -271,6 +271,8 @@ extension DropIngestor {
             ("from_status", false), ("note", false), ("actor_user_id", false), ("metadata", false),
         ])
         var dedup = TaskRowDeduplicator()
+        // Skip reasons are a small vocabulary: one shared String each.
+        var eventReasons = ByteInterner()
         for file in layout.statusEvents {
             try readCSV(file, kind: "status_events", columns: spec) { row, account in
                 let reference = taskReference(&row)
@@ -282,7 +284,8 @@ extension DropIngestor {
                     drop.events.append(
                         StatusEvent(
                             id: String(decoding: reference.id, as: UTF8.self), task: task, toStatus: status,
-                            occurredAt: occurred.instant, offsetSeconds: occurred.offsetSeconds, reason: row.text(7)))
+                            occurredAt: occurred.instant, offsetSeconds: occurred.offsetSeconds,
+                            reason: row.slice(7).map { eventReasons.string($0) }))
                 }
             }
         }

@@ -78,7 +78,21 @@ public struct JournalEntry: Sendable {
     public var userID: String
     public var cookedAt: ParsedInstant
     public var portion: Double
-    public var nutrients: [Double?]  // energy_kcal, protein_g, carbs_g, fat_g per serving
+    /// Per serving; nil when the entry does not say (contributes nothing).
+    public var energyKcal: Double?
+    public var proteinG: Double?
+    public var carbsG: Double?
+    public var fatG: Double?
+
+    /// energy_kcal, protein_g, carbs_g, fat_g, in report order.
+    func nutrient(_ position: Int) -> Double? {
+        switch position {
+        case 0: return energyKcal
+        case 1: return proteinG
+        case 2: return carbsG
+        default: return fatG
+        }
+    }
 }
 
 /// Metrics of the Progress tables (SPEC §6), in report order.

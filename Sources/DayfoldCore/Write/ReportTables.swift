@@ -140,20 +140,24 @@ public enum ReportTables {
     /// One adherence event per COMPLETED, SKIPPED and MISSED task (SPEC §3).
     public static func adherenceEvents(_ result: RunResult) -> OutputTable {
         let drop = result.drop
-        let scored = result.outcomes.filter { $0.kind == .completed || $0.kind == .skipped || $0.kind == .missed }
+        let outcomes = result.outcomes
         var rank = [Int](repeating: 0, count: drop.relationships.count)
         for (position, index) in relationshipOrder(result).enumerated() { rank[index] = position }
-        // Sort small (key, index) pairs: (relationship rank, date) as one integer;
-        // task ids (bytes) only break ties within a day.
-        var keyed = scored.indices.map { position -> (key: Int64, index: Int) in
-            let task = drop.tasks[scored[position].task]
-            return ((Int64(rank[task.relationship]) << 32) | (Int64(task.localDate.days) + (1 << 31)), position)
+        // Sort small (key, outcome index) pairs — (relationship rank, date) as one
+        // integer; task ids (bytes) only break ties within a day — not the outcomes.
+        var keyed: [(key: Int64, index: Int32)] = []
+        for (index, outcome) in outcomes.enumerated()
+        where outcome.kind == .completed || outcome.kind == .skipped || outcome.kind == .missed {
+            let task = drop.tasks[outcome.task]
+            keyed.append(
+                ((Int64(rank[task.relationship]) << 32) | (Int64(task.localDate.days) + (1 << 31)), Int32(index)))
         }
         keyed.sort { left, right in
             if left.key != right.key { return left.key < right.key }
-            return bytesLess(drop.tasks[scored[left.index].task].id, drop.tasks[scored[right.index].task].id)
+            return bytesLess(
+                drop.tasks[outcomes[Int(left.index)].task].id, drop.tasks[outcomes[Int(right.index)].task].id)
         }
-        let rows = keyed.map { scored[$0.index] }
+        let rows = keyed.map(\.index)
         let fields = [
             field("event_id", .string), field("daily_task_instance_id", .string), field("relationship_id", .string),
             field("client_user_id", .string), field("local_date", .date), field("task_kind", .string),
@@ -162,7 +166,7 @@ public enum ReportTables {
             field("skip_reason", .string, nullable: true),
         ]
         return OutputTable(name: "adherence_events", fields: fields, rowCount: rows.count) { rowIndex in
-            let outcome = rows[rowIndex]
+            let outcome = outcomes[Int(rows[rowIndex])]
             let task = drop.tasks[outcome.task]
             let relationship = drop.relationships[task.relationship]
             let type = outcome.kind?.rawValue ?? ""

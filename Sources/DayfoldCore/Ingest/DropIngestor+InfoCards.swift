@@ -1,0 +1,56 @@
+/// tasks/info_cards: informational cards, counted per day, never scored
+/// (SPEC §1.3, §9: dedup by id, then by relationship, date and card key).
+extension DropIngestor {
+    func readInfoCards() throws {
+        struct CardCandidate {
+            var idKey: Int32
+            var card: InfoCard
+            var key: Int32
+            var account: Int
+        }
+        let spec = columns([("id", true), ("relationship_id", true), ("local_date", true), ("card_key", true)])
+        var candidates: [CardCandidate] = []
+        var ids = ByteKeyTable()
+        var keys = ByteKeyTable()
+        for file in layout.infoCards {
+            try readCSV(file, kind: "info_cards", columns: spec) { row, account in
+                let id = row.slice(0)
+                if id == nil { row.fail("missing_column:id") }
+                let relationshipID = row.slice(1)
+                if relationshipID == nil { row.fail("missing_column:relationship_id") }
+                let date = row.date(2)
+                let cardKey = row.slice(3)
+                if cardKey == nil { row.fail("missing_column:card_key") }
+                guard row.rejectReason == nil, let id, let relationshipID, let date, let cardKey else { return }
+                guard let relationship = relationship(relationshipID) else {
+                    row.fail("unknown_relationship")
+                    return
+                }
+                if let ended = drop.relationships[relationship].endedOn, date > ended {
+                    row.fate = .ignored
+                    return
+                }
+                let key = keys.intern(idempotencyKey(relationship, date, [], cardKey)).index
+                candidates.append(
+                    CardCandidate(
+                        idKey: ids.intern(id).index, card: InfoCard(relationship: relationship, localDate: date),
+                        key: key,
+                        account: account))
+            }
+        }
+        var lastByID = [Int](repeating: -1, count: ids.count)
+        for (position, candidate) in candidates.enumerated() { lastByID[Int(candidate.idKey)] = position }
+        var lastByKey = [Int](repeating: -1, count: keys.count)
+        for (position, candidate) in candidates.enumerated() where lastByID[Int(candidate.idKey)] == position {
+            lastByKey[Int(candidate.key)] = position
+        }
+        for (position, candidate) in candidates.enumerated() {
+            if lastByID[Int(candidate.idKey)] == position && lastByKey[Int(candidate.key)] == position {
+                count(candidate.account, .accepted)
+                drop.infoCards.append(candidate.card)
+            } else {
+                count(candidate.account, .duplicate)
+            }
+        }
+    }
+}

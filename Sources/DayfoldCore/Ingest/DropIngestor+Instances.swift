@@ -1,0 +1,147 @@
+/// tasks/instances: the daily task projection (SPEC §1.3, §9). Ids and
+/// keys are looked up as bytes in intern tables: no String per row.
+extension DropIngestor {
+    private struct InstanceCandidate {
+        var idKey: Int32
+        var idempotencyKey: Int32
+        var relationship: Int
+        var date: LocalDate
+        var zone: ZoneID
+        var kind: Int32
+        var status: TaskStatus
+        var schema: ActionSchema
+        var account: Int
+    }
+
+    /// The composite idempotency key (relationship, date, kind, source key) as bytes.
+    func idempotencyKey(
+        _ relationship: Int, _ date: LocalDate, _ kind: ArraySlice<UInt8>, _ sourceKey: ArraySlice<UInt8>
+    )
+        -> ArraySlice<UInt8>
+    {
+        keyBuffer.removeAll(keepingCapacity: true)
+        withUnsafeBytes(of: Int64(relationship).littleEndian) { keyBuffer.append(contentsOf: $0) }
+        withUnsafeBytes(of: date.days.littleEndian) { keyBuffer.append(contentsOf: $0) }
+        keyBuffer.append(contentsOf: kind)
+        keyBuffer.append(0)
+        keyBuffer.append(contentsOf: sourceKey)
+        return keyBuffer[...]
+    }
+
+    /// Registers a task id (new ids start as `.none`).
+    func taskIDKey(_ id: ArraySlice<UInt8>) -> Int32 {
+        let (key, isNew) = taskIDs.intern(id)
+        if isNew { taskOfID.append(.none) }
+        return key
+    }
+
+    func readInstances() throws {
+        let spec = columns([
+            ("id", true), ("relationship_id", true), ("local_date", true), ("timezone", true), ("task_kind", true),
+            ("source_key", true), ("status", true), ("action_schema", false),
+            ("starts_at", false), ("due_at", false), ("generated_at", false), ("completed_at", false),
+            ("canceled_at", false), ("superseded_at", false),
+            ("workspace_id", false), ("source_context", false), ("source_type", false), ("source_id", false),
+            ("source_revision", false), ("source_child_key", false), ("priority", false), ("sort_key", false),
+            ("snapshot", false), ("completion_summary", false),
+        ])
+        var candidates: [InstanceCandidate] = []
+        var keys = ByteKeyTable()
+        var kinds = ByteInterner()
+        var zoneNames = ByteKeyTable()
+        var zoneOfName: [ZoneID?] = []
+        var invalidSchemas = 0
+        for file in layout.instances {
+            try readCSV(file, kind: "instances", columns: spec) { row, account in
+                let id = row.slice(0)
+                if id == nil { row.fail("missing_column:id") }
+                let relationshipID = row.slice(1)
+                if relationshipID == nil { row.fail("missing_column:relationship_id") }
+                let date = row.date(2)
+                var zone: ZoneID?
+                if let zoneName = row.slice(3) {
+                    let (key, isNew) = zoneNames.intern(zoneName)
+                    if isNew { zoneOfName.append(drop.zones.id(named: String(decoding: zoneName, as: UTF8.self))) }
+                    zone = zoneOfName[Int(key)]
+                    if zone == nil { row.fail("unknown_timezone:timezone") }
+                } else {
+                    row.fail("missing_column:timezone")
+                }
+                let kind = row.slice(4)
+                if kind == nil { row.fail("missing_column:task_kind") }
+                let sourceKey = row.slice(5)
+                if sourceKey == nil { row.fail("missing_column:source_key") }
+                let status = row.choice(6, TaskStatus.names).flatMap(TaskStatus.init(rawValue:))
+                for column in 8...13 { _ = row.instant(column) }
+                guard row.rejectReason == nil, let id, let relationshipID, let date, let zone, let kind, let sourceKey,
+                    let status
+                else { return }
+                guard let relationship = relationship(relationshipID) else {
+                    row.fail("unknown_relationship")
+                    return
+                }
+                let schema = ActionSchema(row.slice(7))
+                if !schema.valid { invalidSchemas += 1 }
+                let key = keys.intern(idempotencyKey(relationship, date, kind, sourceKey)).index
+                candidates.append(
+                    InstanceCandidate(
+                        idKey: taskIDKey(id), idempotencyKey: key, relationship: relationship, date: date, zone: zone,
+                        kind: kinds.intern(kind), status: status, schema: schema, account: account))
+            }
+        }
+        if invalidSchemas > 0 {
+            drop.warnings.append("invalid JSON in action_schema read as {}: \(invalidSchemas) rows")
+        }
+        // Dedup by id (last wins), then by idempotency key (last wins).
+        var lastByID = [Int](repeating: -1, count: taskIDs.count)
+        for (position, candidate) in candidates.enumerated() { lastByID[Int(candidate.idKey)] = position }
+        var lastByKey = [Int](repeating: -1, count: keys.count)
+        for (position, candidate) in candidates.enumerated() where lastByID[Int(candidate.idKey)] == position {
+            lastByKey[Int(candidate.idempotencyKey)] = position
+        }
+        var merged: [(loser: Int32, kept: Int32)] = []
+        for (position, candidate) in candidates.enumerated() {
+            guard lastByID[Int(candidate.idKey)] == position else {
+                count(candidate.account, .duplicate)
+                continue
+            }
+            let keptPosition = lastByKey[Int(candidate.idempotencyKey)]
+            if keptPosition != position {
+                count(candidate.account, .duplicate)
+                merged.append((candidate.idKey, candidates[keptPosition].idKey))
+                continue
+            }
+            if let ended = drop.relationships[candidate.relationship].endedOn, candidate.date > ended {
+                count(candidate.account, .ignored)
+                taskOfID[Int(candidate.idKey)] = .ignored(relationship: candidate.relationship)
+                continue
+            }
+            count(candidate.account, .accepted)
+            taskOfID[Int(candidate.idKey)] = .accepted(drop.tasks.count)
+            let kind = kinds[candidate.kind]
+            drop.tasks.append(
+                DailyTask(
+                    id: String(decoding: taskIDs.key(candidate.idKey), as: UTF8.self),
+                    relationship: candidate.relationship,
+                    localDate: candidate.date, zone: candidate.zone, kind: kind, status: candidate.status,
+                    valueTask: candidate.schema.valueCapture,
+                    informational: kind == "REMINDER" && candidate.schema.informational, fromLog: false,
+                    order: position))
+            acceptedInstanceKeys.insert(candidate.idempotencyKey)
+        }
+        for (loser, kept) in merged { taskOfID[Int(loser)] = taskOfID[Int(kept)] }
+        instanceKeys = keys
+        // The §1.2 fallback: each client's latest accepted instance (by date, then file order).
+        var latest: [String: (LocalDate, Int, ZoneID)] = [:]
+        for task in drop.tasks {
+            let user = drop.relationships[task.relationship].clientUserID
+            if let current = latest[user], (current.0, current.1) > (task.localDate, task.order) { continue }
+            latest[user] = (task.localDate, task.order, task.zone)
+        }
+        drop.latestInstanceZone = latest.mapValues { $0.2 }
+        let defaultZone = options.defaultTimezone.flatMap { drop.zones.id(named: $0) }
+        drop.userZones = UserZones(
+            zones: drop.zones, history: drop.timezoneRows, latestInstanceZone: drop.latestInstanceZone,
+            defaultZone: defaultZone)
+    }
+}

@@ -1,0 +1,155 @@
+/// tasks/status_events and tasks/value_entries: rows that name a task, with
+/// the same reject → ignore → duplicate → accepted path (SPEC §1.3, §9).
+extension DropIngestor {
+    /// The offline-retry key (relationship, device, operation) as bytes; NULL devices compare equal.
+    private func retryKey(
+        _ relationship: ArraySlice<UInt8>, _ device: ArraySlice<UInt8>?, _ operation: ArraySlice<UInt8>
+    )
+        -> ArraySlice<UInt8>
+    {
+        keyBuffer.removeAll(keepingCapacity: true)
+        keyBuffer.append(contentsOf: relationship)
+        keyBuffer.append(0)
+        if let device {
+            keyBuffer.append(1)
+            keyBuffer.append(contentsOf: device)
+        } else {
+            keyBuffer.append(2)
+        }
+        keyBuffer.append(0)
+        keyBuffer.append(contentsOf: operation)
+        return keyBuffer[...]
+    }
+
+    func readStatusEvents() throws {
+        let spec = columns([
+            ("id", true), ("daily_task_instance_id", true), ("relationship_id", true), ("device_id", false),
+            ("client_operation_id", false), ("to_status", true), ("occurred_at", true), ("reason", false),
+            ("from_status", false), ("note", false), ("actor_user_id", false), ("metadata", false),
+        ])
+        var dedup = TaskRowDeduplicator()
+        // Skip reasons are a small vocabulary: one shared String each.
+        var eventReasons = ByteInterner()
+        for file in layout.statusEvents {
+            try readCSV(file, kind: "status_events", columns: spec) { row, account in
+                let reference = taskReference(&row)
+                let status = row.choice(5, TaskStatus.names).flatMap(TaskStatus.init(rawValue:))
+                let occurred = row.instant(6)
+                guard row.rejectReason == nil, let reference, let status, let occurred else { return }
+                guard let task = decideTaskRow(reference, at: occurred.instant, &row, &dedup) else { return }
+                if options.retainRows {
+                    drop.events.append(
+                        StatusEvent(
+                            id: String(decoding: reference.id, as: UTF8.self), task: task, toStatus: status,
+                            occurredAt: occurred.instant, offsetSeconds: occurred.offsetSeconds,
+                            reason: row.slice(7).map { eventReasons.string($0) }))
+                }
+            }
+        }
+    }
+
+    /// The leading fields events and value entries share: id, task id,
+    /// relationship id (columns 0–2), device and operation (3–4).
+    struct TaskRowReference {
+        var id: ArraySlice<UInt8>
+        var taskID: ArraySlice<UInt8>
+        var relationshipID: ArraySlice<UInt8>
+    }
+
+    /// Reads columns 0–2; a missing one rejects the row.
+    private func taskReference(_ row: inout CSVRow) -> TaskRowReference? {
+        let id = row.slice(0)
+        if id == nil { row.fail("missing_column:id") }
+        let taskID = row.slice(1)
+        if taskID == nil { row.fail("missing_column:daily_task_instance_id") }
+        let relationshipID = row.slice(2)
+        if relationshipID == nil { row.fail("missing_column:relationship_id") }
+        guard let id, let taskID, let relationshipID else { return nil }
+        return TaskRowReference(id: id, taskID: taskID, relationshipID: relationshipID)
+    }
+
+    /// The shared decisions for an event or value entry whose fields are
+    /// valid: unknown task / relationship mismatch (rejected) → task ignored
+    /// or instant after as-of (ignored) → same id or same offline-retry key
+    /// as an earlier row (duplicate, the first in file order is kept) →
+    /// accepted. Returns the task index when accepted.
+    private func decideTaskRow(
+        _ reference: TaskRowReference, at instant: Instant, _ row: inout CSVRow, _ dedup: inout TaskRowDeduplicator
+    ) -> Int? {
+        guard let decision = resolveTask(reference.taskID, reference.relationshipID, &row) else { return nil }
+        guard let task = decision, !isAfterAsOf(instant) else {
+            row.fate = .ignored
+            return nil
+        }
+        if dedup.ids.find(reference.id) != nil {
+            row.fate = .duplicate
+            return nil
+        }
+        var retry: ArraySlice<UInt8>?
+        if let operation = row.slice(4) {
+            let key = retryKey(reference.relationshipID, row.slice(3), operation)
+            if dedup.retries.find(key) != nil {
+                row.fate = .duplicate
+                return nil
+            }
+            retry = key
+        }
+        _ = dedup.ids.intern(reference.id)
+        if let retry { _ = dedup.retries.intern(retry) }
+        row.fate = .accepted
+        return task
+    }
+
+    /// Looks up the task a row refers to: nil when the row is rejected
+    /// (unknown task, relationship mismatch); `.some(nil)` when the task is ignored.
+    private func resolveTask(_ taskID: ArraySlice<UInt8>, _ relationshipID: ArraySlice<UInt8>, _ row: inout CSVRow)
+        -> Int??
+    {
+        let reference = taskIDs.find(taskID).map { taskOfID[Int($0)] } ?? .none
+        let owner: Int
+        switch reference {
+        case .none:
+            row.fail("unknown_task")
+            return nil
+        case .accepted(let index): owner = drop.tasks[index].relationship
+        case .ignored(let relationship): owner = relationship
+        }
+        guard relationship(relationshipID) == owner else {
+            row.fail("relationship_mismatch")
+            return nil
+        }
+        if case .accepted(let index) = reference { return .some(index) }
+        return .some(nil)
+    }
+
+    func readValueEntries() throws {
+        let spec = columns([
+            ("id", true), ("daily_task_instance_id", true), ("relationship_id", true), ("device_id", false),
+            ("client_operation_id", false), ("value", true), ("recorded_at", true), ("status", false),
+        ])
+        var dedup = TaskRowDeduplicator()
+        for file in layout.valueEntries {
+            try readCSV(file, kind: "value_entries", columns: spec) { row, account in
+                let reference = taskReference(&row)
+                _ = row.number(5)
+                let recorded = row.instant(6)
+                let status = row.choice(7, ["ACCEPTED", "REJECTED"]) ?? "ACCEPTED"
+                guard row.rejectReason == nil, let reference, let recorded else { return }
+                guard let task = decideTaskRow(reference, at: recorded.instant, &row, &dedup) else { return }
+                if options.retainRows {
+                    drop.valueEntries.append(
+                        ValueEntry(
+                            task: task, recordedAt: recorded.instant, offsetSeconds: recorded.offsetSeconds,
+                            accepted: status == "ACCEPTED"))
+                }
+            }
+        }
+    }
+}
+
+/// Ids and offline-retry keys already accepted (events and value entries
+/// have separate key spaces, SPEC §9).
+struct TaskRowDeduplicator {
+    var ids = ByteKeyTable()
+    var retries = ByteKeyTable()
+}

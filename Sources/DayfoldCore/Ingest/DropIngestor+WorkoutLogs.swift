@@ -1,0 +1,101 @@
+/// tasks/workout_logs: historical logs, each a WORKOUT task with one status
+/// event (SPEC §1.3, §9 Time zones); an instance with the same key wins.
+extension DropIngestor {
+    func readWorkoutLogs() throws {
+        struct LogCandidate {
+            var idKey: Int32
+            var relationship: Int
+            var date: LocalDate
+            var status: TaskStatus
+            var eventAt: ParsedInstant?
+            var key: Int32
+            var account: Int
+        }
+        let spec = columns([
+            ("id", true), ("relationship_id", true), ("assignment_id", true), ("program_day_id", true),
+            ("local_date", true), ("status", true), ("started_at", false), ("completed_at", false),
+            ("updated_at", false),
+        ])
+        var candidates: [LogCandidate] = []
+        var keys = instanceKeys
+        let workout = ArraySlice(Array("WORKOUT".utf8))
+        for file in layout.workoutLogs {
+            try readCSV(file, kind: "workout_logs", columns: spec) { row, account in
+                let id = row.slice(0)
+                if id == nil { row.fail("missing_column:id") }
+                let relationshipID = row.slice(1)
+                if relationshipID == nil { row.fail("missing_column:relationship_id") }
+                let assignment = row.text(2)
+                let programDay = row.text(3)
+                let date = row.date(4)
+                let status = row.choice(5, ["IN_PROGRESS", "COMPLETED", "SKIPPED"]).flatMap(TaskStatus.init(rawValue:))
+                let started = row.instant(6)
+                let completed = row.instant(7)
+                let updated = row.instant(8)
+                guard row.rejectReason == nil, let id, let relationshipID, let assignment, let programDay, let date,
+                    let status
+                else { return }
+                guard let relationship = relationship(relationshipID) else {
+                    row.fail("unknown_relationship")
+                    return
+                }
+                let sourceKey = ArraySlice(Array("workout_log:\(assignment):\(programDay)".utf8))
+                let key = keys.intern(idempotencyKey(relationship, date, workout, sourceKey)).index
+                candidates.append(
+                    LogCandidate(
+                        idKey: taskIDKey(id), relationship: relationship, date: date, status: status,
+                        eventAt: completed ?? updated ?? started, key: key, account: account))
+            }
+        }
+        var live: [Int] = []
+        for (position, candidate) in candidates.enumerated() {
+            if let ended = drop.relationships[candidate.relationship].endedOn, candidate.date > ended {
+                count(candidate.account, .ignored)
+            } else {
+                live.append(position)
+            }
+        }
+        var lastByID: [Int32: Int] = [:]
+        for position in live { lastByID[candidates[position].idKey] = position }
+        var lastByKey: [Int32: Int] = [:]
+        for position in live where lastByID[candidates[position].idKey] == position {
+            lastByKey[candidates[position].key] = position
+        }
+        for position in live {
+            let candidate = candidates[position]
+            guard lastByID[candidate.idKey] == position, lastByKey[candidate.key] == position,
+                !acceptedInstanceKeys.contains(candidate.key)
+            else {
+                count(candidate.account, .duplicate)
+                continue
+            }
+            count(candidate.account, .accepted)
+            let user = drop.relationships[candidate.relationship].clientUserID
+            let zone: ZoneID
+            if let eventAt = candidate.eventAt, !drop.userZones.hasConfiguredZone(user) {
+                zone = drop.userZones.zone(user, at: eventAt)
+            } else {
+                zone = drop.userZones.zone(user, on: candidate.date)
+            }
+            let taskPosition = drop.tasks.count
+            let id = String(decoding: taskIDs.key(candidate.idKey), as: UTF8.self)
+            drop.tasks.append(
+                DailyTask(
+                    id: id, relationship: candidate.relationship, localDate: candidate.date, zone: zone,
+                    kind: "WORKOUT",
+                    status: candidate.status, valueTask: false, informational: false, fromLog: true, order: taskPosition
+                ))
+            taskOfID[Int(candidate.idKey)] = .accepted(taskPosition)
+            // The log's one status event; noon of its day when it has no timestamp.
+            let eventInstant =
+                candidate.eventAt?.instant
+                ?? Instant(micros: drop.zones.startOfDay(zone, candidate.date).micros + 12 * 3_600_000_000)
+            if !isAfterAsOf(eventInstant) {
+                drop.events.append(
+                    StatusEvent(
+                        id: id, task: taskPosition, toStatus: candidate.status, occurredAt: eventInstant,
+                        offsetSeconds: candidate.eventAt?.offsetSeconds ?? 0, reason: nil))
+            }
+        }
+    }
+}

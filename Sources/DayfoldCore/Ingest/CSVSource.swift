@@ -29,10 +29,15 @@ struct CSVSource {
         var header: [String]?
         var indexes: [Int] = []
         var missingRequired: String?
+        // A partition spill file (see `PartitionRouter`) starts every row with
+        // the row's line in the original file; its raw text follows.
+        var fromSpill = false
         do {
             try reader.forEachRecord { record in
                 guard let headerNames = header else {
-                    let names = (0..<record.fieldCount).map { record.string($0) ?? "" }
+                    var names = (0..<record.fieldCount).map { record.string($0) ?? "" }
+                    fromSpill = names.first == PartitionRouter.lineColumn
+                    if fromSpill { names[0] = "" }
                     header = names
                     var positions: [String: Int] = [:]
                     for (position, name) in names.enumerated() where positions[name] == nil {
@@ -45,6 +50,7 @@ struct CSVSource {
                     return
                 }
                 account.rowsRead += 1
+                if fromSpill { record.adoptSpillOrigin() }
                 func reject(_ reason: String) {
                     account.rejected += 1
                     rejects.append(
@@ -69,12 +75,19 @@ struct CSVSource {
                 }
             }
         } catch let error as CSVReadError {
-            throw DayfoldError(
-                .input, error.description,
-                fix:
-                    "the file cannot be read whole; re-export it (task, journal and multi-user health data cannot be partly trusted)"
-            )
+            throw CSVSource.unreadable(error)
         }
+    }
+}
+
+extension CSVSource {
+    /// A file that cannot be read whole fails the run (SPEC §9).
+    static func unreadable(_ error: CSVReadError) -> DayfoldError {
+        DayfoldError(
+            .input, error.description,
+            fix:
+                "the file cannot be read whole; re-export it (task, journal and multi-user health data cannot be partly trusted)"
+        )
     }
 }
 

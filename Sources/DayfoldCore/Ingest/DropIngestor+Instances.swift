@@ -89,9 +89,7 @@ extension DropIngestor {
                         kind: kinds.intern(kind), status: status, schema: schema, account: account))
             }
         }
-        if invalidSchemas > 0 {
-            drop.warnings.append("invalid JSON in action_schema read as {}: \(invalidSchemas) rows")
-        }
+        drop.invalidSchemaRows = invalidSchemas
         // Dedup by id (last wins), then by idempotency key (last wins).
         var lastByID = [Int](repeating: -1, count: taskIDs.count)
         for (position, candidate) in candidates.enumerated() { lastByID[Int(candidate.idKey)] = position }

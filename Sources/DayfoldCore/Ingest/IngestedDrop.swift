@@ -5,6 +5,8 @@ public struct IngestedDrop: @unchecked Sendable {
     public var accounts: [FileAccount] = []
     public var rejects: [RejectedRecord] = []
     public var warnings: [String] = []
+    /// Instances whose `action_schema` was not valid JSON (read as `{}`; a warning).
+    public var invalidSchemaRows = 0
     public var relationships: [Relationship] = []
     public var timezoneRows: [String: [TimezoneRow]] = [:]
     public var goals: [Goal] = []

@@ -44,6 +44,9 @@ public final class CSVRecord {
         return start == end ? nil : bytes[start..<end]
     }
 
+    /// The record's original text as bytes (shared with its batch).
+    var rawBytes: ArraySlice<UInt8> { rawSource[rawRange] }
+
     /// The record's original text (its physical lines, without the final line break).
     public var raw: String { String(decoding: rawSource[rawRange], as: UTF8.self) }
 
@@ -213,7 +216,9 @@ public final class CSVRecordReader {
 }
 
 /// Runs a reader's parsing on the producer thread and reports how it ended.
-private final class CSVProducer: @unchecked Sendable {
+typealias CSVProducerHandle = CSVProducer
+
+final class CSVProducer: @unchecked Sendable {
     let reader: CSVRecordReader
     let channel: CSVBatchChannel
 
@@ -303,4 +308,67 @@ private let csvRecordCallback: @convention(c) (Int32, UnsafeMutableRawPointer?) 
     guard let context else { return }
     let sink = Unmanaged<CSVSink>.fromOpaque(context).takeUnretainedValue()
     sink.complete = true
+}
+
+extension CSVRecord {
+    /// For a row of a partition spill file (`__line,<original text>`): takes
+    /// the original line from the first field and drops that prefix from `raw`,
+    /// so rejects name the original line and text.
+    func adoptSpillOrigin() {
+        guard fieldCount > 0, let line = parseInteger(bytes, starts[0], ends[0]) else { return }
+        self.line = Int(line)
+        if let comma = rawSource[rawRange].firstIndex(of: 0x2C) {
+            rawRange = (comma + 1)..<rawRange.upperBound
+        }
+    }
+}
+
+/// Pull-style reading of a CSV file (for merging sorted files): `next()`
+/// returns the following record, or nil at the end. The record object is
+/// reused: read it before calling `next()` again.
+final class CSVRecordCursor {
+    private let channel = CSVBatchChannel(capacity: 2)
+    private let done = DispatchSemaphore(value: 0)
+    private let reader: CSVRecordReader
+    private var batch: CSVRecordBatch?
+    private var index = 0
+    private var finished = false
+    let record = CSVRecord()
+
+    init(reader: CSVRecordReader) {
+        self.reader = reader
+        let producer = CSVProducerHandle(reader: reader, channel: channel)
+        let done = self.done
+        DispatchQueue.global(qos: .userInitiated).async {
+            producer.run()
+            done.signal()
+        }
+    }
+
+    deinit {
+        channel.cancel()
+        done.wait()
+    }
+
+    func next() throws -> CSVRecord? {
+        while true {
+            if let batch, index < batch.count {
+                batch.load(index, into: record)
+                index += 1
+                return record
+            }
+            if finished { return nil }
+            switch channel.pop() {
+            case .end:
+                finished = true
+                return nil
+            case .failure(let error):
+                finished = true
+                throw error
+            case .batch(let next):
+                batch = next
+                index = 0
+            }
+        }
+    }
 }

@@ -8,7 +8,13 @@ public final class UserZones: @unchecked Sendable {
     let history: [String: [TimezoneRow]]
     let latestInstanceZone: [String: ZoneID]
     let defaultZone: ZoneID?
-    private(set) var warnings: Set<String> = []
+    /// Each fallback used, per user (a partitioned run keeps its own users').
+    private(set) var warningsByUser: [String: Set<String>] = [:]
+    var warnings: Set<String> { warningsByUser.values.reduce(into: Set<String>()) { $0.formUnion($1) } }
+
+    private func warn(_ user: String, _ text: String) {
+        warningsByUser[user, default: []].insert("timezone fallback for user \(user): \(text)")
+    }
     private var configured: [String: ZoneID?] = [:]
     private var warnedOffset: Set<String> = []
     private var warnedUTC: Set<String> = []
@@ -28,10 +34,10 @@ public final class UserZones: @unchecked Sendable {
         if let cached = configured[user] { return cached }
         var zone: ZoneID?
         if let latest = latestInstanceZone[user] {
-            warnings.insert("timezone fallback for user \(user): latest_task_instance \(zones.name(of: latest))")
+            warn(user, "latest_task_instance \(zones.name(of: latest))")
             zone = latest
         } else if let fallback = defaultZone {
-            warnings.insert("timezone fallback for user \(user): default_timezone \(zones.name(of: fallback))")
+            warn(user, "default_timezone \(zones.name(of: fallback))")
             zone = fallback
         }
         configured[user] = .some(zone)
@@ -51,7 +57,7 @@ public final class UserZones: @unchecked Sendable {
         }
         if let zone = configuredZone(user) { return zone }
         if warnedOffset.insert(user).inserted {
-            warnings.insert("timezone fallback for user \(user): instant_offset (as written)")
+            warn(user, "instant_offset (as written)")
         }
         return zones.id(fixedOffset: instant.offsetSeconds)
     }
@@ -68,7 +74,7 @@ public final class UserZones: @unchecked Sendable {
     /// The user's zone with no instant and no history: UTC, the last fallback.
     func utc(_ user: String) -> ZoneID {
         if warnedUTC.insert(user).inserted {
-            warnings.insert("timezone fallback for user \(user): utc_last_fallback UTC")
+            warn(user, "utc_last_fallback UTC")
         }
         return zones.id(named: "UTC") ?? zones.id(fixedOffset: 0)
     }

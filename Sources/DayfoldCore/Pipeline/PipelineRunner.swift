@@ -47,6 +47,12 @@ public struct PipelineRunner {
         return drop
     }
 
+    /// The manifest's warnings, in a fixed order.
+    static func warnings(invalidSchemaRows: Int, zoneWarnings: Set<String>) -> [String] {
+        (invalidSchemaRows > 0 ? ["invalid JSON in action_schema read as {}: \(invalidSchemaRows) rows"] : [])
+            + zoneWarnings.sorted()
+    }
+
     public func run() throws -> Outcome {
         var timings: [(String, Double)] = []
         var clock = Date()
@@ -59,7 +65,8 @@ public struct PipelineRunner {
         let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
         stages.begin("compute")
         var result = FactsStage.compute(drop, config: config, asOf: asOf)
-        drop.warnings += result.drop.userZones.warnings.sorted()
+        let warnings = PipelineRunner.warnings(
+            invalidSchemaRows: drop.invalidSchemaRows, zoneWarnings: result.drop.userZones.warnings)
         lap("compute")
         stages.begin("write")
         defer { stages.finish() }
@@ -118,7 +125,8 @@ public struct PipelineRunner {
             result.timings = timings
             let manifest = Manifest(
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: drop.accounts,
-                outputs: outputs, warnings: drop.warnings, failedImports: drop.failedImports.sorted(by: bytesLess),
+                outputs: outputs, warnings: drop.warnings + warnings,
+                failedImports: drop.failedImports.sorted(by: bytesLess),
                 timings: timings)
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
             try publisher.publish()

@@ -10,4 +10,10 @@ public struct RunResult: @unchecked Sendable {
     public var clientTables: [ClientTable]
     public var progress: [ProgressRange]
     public var timings: [(String, Double)] = []
+    /// In a partitioned run: the users this partition owns (their relationships
+    /// and Progress rows are its outputs); nil when the run is whole.
+    public var owned: Set<String>?
+
+    func owns(user: String) -> Bool { owned?.contains(user) ?? true }
+    func owns(relationship index: Int) -> Bool { owns(user: drop.relationships[index].clientUserID) }
 }

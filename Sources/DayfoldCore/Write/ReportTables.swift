@@ -3,7 +3,7 @@
 public enum ReportTables {
     /// Relationship indexes in report order (by id bytes).
     static func relationshipOrder(_ result: RunResult) -> [Int] {
-        result.drop.relationships.indices.sorted {
+        result.drop.relationships.indices.filter { result.owns(relationship: $0) }.sorted {
             bytesLess(result.drop.relationships[$0].id, result.drop.relationships[$1].id)
         }
     }
@@ -38,7 +38,9 @@ public enum ReportTables {
 
     public static func streaks(_ result: RunResult) -> OutputTable {
         let order = Dictionary(uniqueKeysWithValues: relationshipOrder(result).enumerated().map { ($1, $0) })
-        let rows = result.streaks.sorted { (order[$0.relationship] ?? 0) < (order[$1.relationship] ?? 0) }
+        let rows = result.streaks.filter { result.owns(relationship: $0.relationship) }.sorted {
+            (order[$0.relationship] ?? 0) < (order[$1.relationship] ?? 0)
+        }
         let fields = [
             field("relationship_id", .string), field("client_user_id", .string), field("as_of_date", .date),
             field("current_streak_days", .int64), field("current_streak_start", .date, nullable: true),
@@ -62,7 +64,7 @@ public enum ReportTables {
 
     public static func riskSignals(_ result: RunResult) -> OutputTable {
         let order = Dictionary(uniqueKeysWithValues: relationshipOrder(result).enumerated().map { ($1, $0) })
-        let rows = result.signals.sorted {
+        let rows = result.signals.filter { result.owns(relationship: $0.relationship) }.sorted {
             let left = order[$0.relationship] ?? 0
             let right = order[$1.relationship] ?? 0
             return left != right ? left < right : bytesLess($0.signal, $1.signal)
@@ -96,8 +98,9 @@ public enum ReportTables {
             field("target", .double, nullable: true), field("target_provenance", .string, nullable: true),
             field("percent_of_target", .double, nullable: true), field("coverage_label", .string),
         ]
-        return OutputTable(name: "progress_ranges", fields: fields, rowCount: result.progress.count) { rowIndex in
-            let row = result.progress[rowIndex]
+        let progress = result.owned == nil ? result.progress : result.progress.filter { result.owns(user: $0.user) }
+        return OutputTable(name: "progress_ranges", fields: fields, rowCount: progress.count) { rowIndex in
+            let row = progress[rowIndex]
             return [
                 .string(row.user), .string(row.metric.rawValue), .int(Int64(row.windowDays)), .date(row.windowFrom),
                 .date(row.windowTo), .string(row.requestedSource.rawValue), .string(row.source),
@@ -111,7 +114,7 @@ public enum ReportTables {
 
     public static func clientDays(_ result: RunResult) -> OutputTable {
         var rows: [(Int, Int)] = []
-        for (tableIndex, table) in result.clientTables.enumerated() {
+        for (tableIndex, table) in result.clientTables.enumerated() where result.owns(user: table.user) {
             for position in table.days.indices { rows.append((tableIndex, position)) }
         }
         let fields = [
@@ -149,6 +152,7 @@ public enum ReportTables {
         for (index, outcome) in outcomes.enumerated()
         where outcome.kind == .completed || outcome.kind == .skipped || outcome.kind == .missed {
             let task = drop.tasks[outcome.task]
+            guard result.owns(relationship: task.relationship) else { continue }
             keyed.append(
                 ((Int64(rank[task.relationship]) << 32) | (Int64(task.localDate.days) + (1 << 31)), Int32(index)))
         }

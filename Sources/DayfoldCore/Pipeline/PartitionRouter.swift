@@ -1,0 +1,271 @@
+import Foundation
+
+/// Splits a drop into partition drops so each can be processed within a
+/// memory budget (SPEC §8 `max_memory`), with outputs identical to one run.
+///
+/// Rows are grouped by client user: a relationship's tasks, events, value
+/// entries, cards and logs go with its client; journal and health rows with
+/// their user. Ids that appear under two users (an instance id re-exported
+/// under another relationship, an event id reused…) join the two users'
+/// groups, so every decision that spans rows sees all of them. Each group goes
+/// to one partition. A partition is a drop folder with the original relative
+/// paths: spill files hold `__line,<original record text>` so accounting,
+/// line numbers and `raw` are the original's; subjects are shared whole.
+/// See Documentation/Partitioning.md.
+final class PartitionRouter {
+    static let lineColumn = "__line"
+
+    let layout: DropLayout
+    let options: IngestOptions
+    let partitions: Int
+    let root: String
+
+    /// Nodes are client users (and users seen only in journal or health).
+    private var nodeOfUser: [String: Int32] = [:]
+    private var users: [String] = []
+    private var parent: [Int32] = []
+    private var taskOwner = FingerprintMap()
+    private var eventOwner = FingerprintMap()
+    private var valueOwner = FingerprintMap()
+    private var cardOwner = FingerprintMap()
+    private var entryOwner = FingerprintMap()
+    private var relationshipNode: [Int32] = []
+    private let ingestor: DropIngestor
+
+    /// Whether a drop can be partitioned (a SQLite journal cannot be routed row by row).
+    static func canPartition(_ layout: DropLayout) -> Bool {
+        !layout.journal.contains { $0.relativePath.hasSuffix(".sqlite") }
+    }
+
+    init(layout: DropLayout, options: IngestOptions, partitions: Int, root: String) throws {
+        self.layout = layout
+        self.options = options
+        self.partitions = partitions
+        self.root = root
+        ingestor = DropIngestor(layout: layout, options: options)
+        try ingestor.readRelationships()
+        for relationship in ingestor.drop.relationships {
+            relationshipNode.append(node(relationship.clientUserID))
+        }
+    }
+
+    private func node(_ user: String) -> Int32 {
+        if let known = nodeOfUser[user] { return known }
+        let id = Int32(users.count)
+        nodeOfUser[user] = id
+        users.append(user)
+        parent.append(id)
+        return id
+    }
+
+    private func find(_ node: Int32) -> Int32 {
+        var current = node
+        while parent[Int(current)] != current {
+            parent[Int(current)] = parent[Int(parent[Int(current)])]
+            current = parent[Int(current)]
+        }
+        return current
+    }
+
+    private func union(_ left: Int32, _ right: Int32) {
+        let a = find(left)
+        let b = find(right)
+        if a != b { parent[Int(max(a, b))] = min(a, b) }
+    }
+
+    private static func fingerprint(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        var print = Fingerprint()
+        print.combine(bytes)
+        return print.value
+    }
+
+    private func relationshipNode(_ id: ArraySlice<UInt8>?) -> Int32? {
+        ingestor.relationship(id).map { relationshipNode[$0] }
+    }
+
+    /// Records that an id belongs with `owner`; an id already seen elsewhere joins the groups.
+    private func claim(_ kind: Kind, _ id: ArraySlice<UInt8>?, _ owner: Int32?) {
+        guard let id, let owner else { return }
+        let key = PartitionRouter.fingerprint(id)
+        let previous: Int32?
+        switch kind {
+        case .instances, .workoutLogs: previous = taskOwner[key]
+        case .statusEvents: previous = eventOwner[key]
+        case .valueEntries: previous = valueOwner[key]
+        case .infoCards: previous = cardOwner[key]
+        case .journal: previous = entryOwner[key]
+        case .health: return
+        }
+        if let previous {
+            union(previous, owner)
+            return
+        }
+        switch kind {
+        case .instances, .workoutLogs: taskOwner[key] = owner
+        case .statusEvents: eventOwner[key] = owner
+        case .valueEntries: valueOwner[key] = owner
+        case .infoCards: cardOwner[key] = owner
+        case .journal: entryOwner[key] = owner
+        case .health: break
+        }
+    }
+
+    /// The group a row belongs to (nil: any partition decides it the same way; it goes to 0).
+    private func owner(kind: Kind, _ fields: [ArraySlice<UInt8>?]) -> Int32? {
+        switch kind {
+        case .instances, .workoutLogs, .infoCards:
+            return relationshipNode(fields[1])
+        case .statusEvents, .valueEntries:
+            if let task = fields[1], let owner = taskOwner[PartitionRouter.fingerprint(task)] { return owner }
+            return relationshipNode(fields[2])
+        case .journal, .health:
+            return fields[1].map { node(String(decoding: $0, as: UTF8.self)) }
+        }
+    }
+
+    enum Kind {
+        case instances, workoutLogs, statusEvents, valueEntries, infoCards, journal, health
+
+        /// The columns routing looks at: an id and what it belongs to.
+        var columns: [String] {
+            switch self {
+            case .instances, .workoutLogs, .infoCards: return ["id", "relationship_id"]
+            case .statusEvents, .valueEntries: return ["id", "daily_task_instance_id", "relationship_id"]
+            case .journal: return ["entry_id", "user_id"]
+            case .health: return ["type", "user_id"]
+            }
+        }
+    }
+
+    private var kinds: [(Kind, [DropLayout.File])] {
+        [
+            (.instances, layout.instances), (.workoutLogs, layout.workoutLogs), (.statusEvents, layout.statusEvents),
+            (.valueEntries, layout.valueEntries), (.infoCards, layout.infoCards), (.journal, layout.journal),
+            (.health, layout.healthCSV),
+        ]
+    }
+
+    /// Union pass, then route pass. Returns the partition folders.
+    func run() throws -> [String] {
+        for (kind, files) in kinds {
+            for file in files {
+                try scan(file, kind.columns) { fields, _ in
+                    self.claim(kind, fields[0], self.owner(kind: kind, fields))
+                }
+            }
+        }
+        for (user, _) in layout.healthXML { _ = node(user) }
+        let folders = (0..<partitions).map { root + "/p\($0)" }
+        for folder in folders {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for file in [layout.relationships, layout.timezones, layout.goals, layout.preferences].compactMap({ $0 }) {
+                try link(file, into: folder)
+            }
+        }
+        for (user, file) in layout.healthXML {
+            try link(file, into: folders[partition(of: node(user))])
+        }
+        for (kind, files) in kinds {
+            for file in files {
+                var writers: [Int: SpillWriter] = [:]
+                var headerText: [UInt8] = []
+                func writer(_ partition: Int) throws -> SpillWriter {
+                    if let known = writers[partition] { return known }
+                    let created = try SpillWriter(
+                        path: folders[partition] + "/" + file.relativePath, header: headerText)
+                    writers[partition] = created
+                    return created
+                }
+                try scan(file, kind.columns) { fields, record in
+                    let owner = self.owner(kind: kind, fields)
+                    try writer(owner.map { self.partition(of: $0) } ?? 0).append(
+                        line: record.line, raw: record.rawBytes)
+                } header: { record in
+                    headerText = Array(record.rawBytes)
+                }
+                _ = try writer(0)  // every input file has an account, even when all its rows went elsewhere
+                for spill in writers.values { try spill.close() }
+            }
+        }
+        return folders
+    }
+
+    private func partition(of node: Int32) -> Int {
+        var print = Fingerprint()
+        print.combine(ArraySlice(users[Int(find(node))].utf8))
+        return Int(print.value % UInt64(partitions))
+    }
+
+    private func link(_ file: DropLayout.File, into folder: String) throws {
+        let target = folder + "/" + file.relativePath
+        try FileManager.default.createDirectory(
+            atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: target, withDestinationPath: file.absolutePath)
+    }
+
+    /// Reads `columns` of every record of a CSV file (header excluded).
+    private func scan(
+        _ file: DropLayout.File, _ columns: [String],
+        _ body: (_ fields: [ArraySlice<UInt8>?], _ record: CSVRecord) throws -> Void,
+        header: (CSVRecord) -> Void = { _ in }
+    ) throws {
+        let stream: ByteStream
+        do {
+            stream = try openByteStream(path: file.absolutePath)
+        } catch let error as ByteStreamError {
+            throw DayfoldError(.input, "\(file.relativePath): cannot open: \(error.detail)")
+        }
+        let reader = try CSVRecordReader(stream: stream, path: file.relativePath)
+        var positions: [Int]?
+        do {
+            try reader.forEachRecord { record in
+                guard let known = positions else {
+                    let names = (0..<record.fieldCount).map { record.string($0) ?? "" }
+                    positions = columns.map { names.firstIndex(of: $0) ?? -1 }
+                    header(record)
+                    return
+                }
+                let fields = known.map { $0 >= 0 && $0 < record.fieldCount ? record.slice($0) : nil }
+                try body(fields, record)
+            }
+        } catch let error as CSVReadError {
+            throw CSVSource.unreadable(error)
+        }
+    }
+}
+
+/// One partition's copy of one input file: `__line,<original record text>`.
+final class SpillWriter {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+
+    init(path: String, header: [UInt8]) throws {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw DayfoldError(.output, "cannot create the spill file \(path)", fix: "check free disk space")
+        }
+        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        buffer.reserveCapacity(1 << 20)
+        buffer.append(contentsOf: Array(PartitionRouter.lineColumn.utf8))
+        buffer.append(0x2C)
+        buffer.append(contentsOf: header)
+        buffer.append(0x0A)
+    }
+
+    func append(line: Int, raw: ArraySlice<UInt8>) throws {
+        buffer.append(contentsOf: Array(String(line).utf8))
+        buffer.append(0x2C)
+        buffer.append(contentsOf: raw)
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 20 {
+            try handle.write(contentsOf: buffer)
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+
+    func close() throws {
+        try handle.write(contentsOf: buffer)
+        try handle.close()
+    }
+}

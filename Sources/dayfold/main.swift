@@ -55,13 +55,8 @@ func runCommand(_ argv: [String]) throws -> Int32 {
     var runner = PipelineRunner(config: config, input: input, output: output, asOf: asOf)
     runner.debugTables = args.flags.contains("--debug-tables")
     runner.showProgress = try progressWanted(args.options["--progress"])
-    if let memory = config.maxMemory, let budget = parseByteSize(memory),
-        let layout = try? DropLayout(root: input), layout.totalBytes > budget
-    {
-        // Honest about a limit dayfold does not enforce yet (Documentation/Partitioning.md).
-        writeError(
-            "dayfold: warning: max_memory \(memory) is not enforced yet; a run holds about as much memory as the drop's size (\(layout.totalBytes / 1_000_000) MB)"
-        )
+    if config.maxMemory != nil, let layout = try? DropLayout(root: input), !PartitionRouter.canPartition(layout) {
+        writeError("dayfold: warning: a SQLite journal cannot be partitioned; max_memory is not applied to this run")
     }
     let outcome = try runner.run()
     print("published \(outcome.outputDirectory) (\(outcome.rowsRead) rows read, \(outcome.rowsRejected) rejected)")

@@ -86,7 +86,15 @@ public struct DropLayout: Sendable {
         !(instances.isEmpty && statusEvents.isEmpty && valueEntries.isEmpty && infoCards.isEmpty && workoutLogs.isEmpty)
     }
 
-    /// Every input file, in the order the manifest lists them.
+    /// Every input file in the order ingest reads them (the manifest's order).
+    public var readingOrder: [File] {
+        var list = [relationships, timezones, goals, preferences].compactMap { $0 }
+        list += instances + workoutLogs + statusEvents + valueEntries + infoCards + journal + healthCSV
+        list += healthXML.map(\.file)
+        return list
+    }
+
+    /// Every input file.
     public var allFiles: [File] {
         var list = [relationships, timezones, goals, preferences].compactMap { $0 }
         list += instances + statusEvents + valueEntries + infoCards + workoutLogs + journal + healthCSV

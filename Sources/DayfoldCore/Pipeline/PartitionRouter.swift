@@ -12,7 +12,7 @@ import Foundation
 /// paths: spill files hold `__line,<original record text>` so accounting,
 /// line numbers and `raw` are the original's; subjects are shared whole.
 /// See Documentation/Partitioning.md.
-final class PartitionRouter {
+public final class PartitionRouter {
     static let lineColumn = "__line"
 
     let layout: DropLayout
@@ -33,7 +33,7 @@ final class PartitionRouter {
     private let ingestor: DropIngestor
 
     /// Whether a drop can be partitioned (a SQLite journal cannot be routed row by row).
-    static func canPartition(_ layout: DropLayout) -> Bool {
+    public static func canPartition(_ layout: DropLayout) -> Bool {
         !layout.journal.contains { $0.relativePath.hasSuffix(".sqlite") }
     }
 
@@ -190,6 +190,13 @@ final class PartitionRouter {
         return folders
     }
 
+    /// The users each partition owns (its outputs are theirs).
+    func ownedUsers() -> [Set<String>] {
+        var owned = [Set<String>](repeating: [], count: partitions)
+        for (index, user) in users.enumerated() { owned[partition(of: Int32(index))].insert(user) }
+        return owned
+    }
+
     private func partition(of node: Int32) -> Int {
         var print = Fingerprint()
         print.combine(ArraySlice(users[Int(find(node))].utf8))
@@ -234,18 +241,26 @@ final class PartitionRouter {
     }
 }
 
-/// One partition's copy of one input file: `__line,<original record text>`.
+/// One partition's copy of one input file: `__line,<original record text>`,
+/// zstd-compressed when the original was (the path, and so the account, stay the same).
 final class SpillWriter {
-    private let handle: FileHandle
+    private let handle: FileHandle?
+    private let compressor: ZstdWriter?
     private var buffer: [UInt8] = []
 
     init(path: String, header: [UInt8]) throws {
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw DayfoldError(.output, "cannot create the spill file \(path)", fix: "check free disk space")
+        if path.hasSuffix(".zst") {
+            compressor = try ZstdWriter(path: path, level: 1)
+            handle = nil
+        } else {
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw DayfoldError(.output, "cannot create the spill file \(path)", fix: "check free disk space")
+            }
+            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            compressor = nil
         }
-        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         buffer.reserveCapacity(1 << 20)
         buffer.append(contentsOf: Array(PartitionRouter.lineColumn.utf8))
         buffer.append(0x2C)
@@ -258,14 +273,16 @@ final class SpillWriter {
         buffer.append(0x2C)
         buffer.append(contentsOf: raw)
         buffer.append(0x0A)
-        if buffer.count >= 1 << 20 {
-            try handle.write(contentsOf: buffer)
-            buffer.removeAll(keepingCapacity: true)
-        }
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    private func flush() throws {
+        if let compressor { try compressor.write(buffer) } else { try handle?.write(contentsOf: buffer) }
+        buffer.removeAll(keepingCapacity: true)
     }
 
     func close() throws {
-        try handle.write(contentsOf: buffer)
-        try handle.close()
+        try flush()
+        if let compressor { try compressor.close() } else { try handle?.close() }
     }
 }

@@ -28,7 +28,8 @@ public struct PipelineRunner {
 
     /// Reads the drop; `retainRows: false` only decides and counts (for `validate`).
     public static func ingest(
-        input: String, config: PipelineConfig, asOf: ParsedInstant, retainRows: Bool = true, showProgress: Bool = false
+        input: String, config: PipelineConfig, asOf: ParsedInstant, retainRows: Bool = true, showProgress: Bool = false,
+        hashInputs: Bool = true
     ) throws -> IngestedDrop {
         let layout = try DropLayout(root: input)
         let progress = ProgressReporter(enabled: showProgress, totalBytes: showProgress ? layout.totalBytes : 0)
@@ -39,7 +40,7 @@ public struct PipelineRunner {
         options.retainRows = retainRows
         options.progress = progress
         var drop = try DropIngestor(layout: layout, options: options).ingest()
-        for index in drop.accounts.indices {
+        for index in drop.accounts.indices where hashInputs {
             let relative = drop.accounts[index].path
             drop.accounts[index].sha256 =
                 (try? SHA256Hasher.hex(file: (input as NSString).appendingPathComponent(relative))) ?? ""
@@ -54,6 +55,45 @@ public struct PipelineRunner {
     }
 
     public func run() throws -> Outcome {
+        let layout = try DropLayout(root: input)
+        let partitions = PipelineRunner.partitionCount(layout, budget: config.maxMemory.flatMap(parseByteSize))
+        if partitions > 1 && PartitionRouter.canPartition(layout) {
+            return try runWithPartitions(layout, partitions: partitions)
+        }
+        return try runWhole()
+    }
+
+    /// Under a memory budget smaller than the drop: partition, then merge.
+    private func runWithPartitions(_ layout: DropLayout, partitions: Int) throws -> Outcome {
+        let started = Date()
+        let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
+        stages.begin("partitioned run (\(partitions) partitions)")
+        defer { stages.finish() }
+        let publisher = try OutputPublisher(destination: output)
+        let parts: PartitionedParts
+        do {
+            parts = try runPartitioned(layout, partitions: partitions, publisher: publisher)
+            let timings = [("partitioned run", Date().timeIntervalSince(started))]
+            let manifest = Manifest(
+                pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: parts.accounts,
+                outputs: parts.outputs, warnings: parts.warnings,
+                failedImports: parts.failedImports.sorted(by: bytesLess), timings: timings)
+            try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
+            try publisher.publish()
+        } catch {
+            publisher.abandon()
+            if let error = error as? DayfoldError { throw error }
+            throw DayfoldError(.output, "writing outputs failed: \(error)")
+        }
+        let read = parts.accounts.reduce(0) { $0 + $1.rowsRead }
+        let rejected = parts.accounts.reduce(0) { $0 + $1.rejected }
+        let exceeded = read > 0 && Double(rejected) / Double(read) > config.maxRejectFraction
+        return Outcome(
+            rowsRead: read, rowsRejected: rejected, rejectFractionExceeded: exceeded,
+            outputDirectory: publisher.destination)
+    }
+
+    private func runWhole() throws -> Outcome {
         var timings: [(String, Double)] = []
         var clock = Date()
         func lap(_ stage: String) {

@@ -9,9 +9,12 @@ public final class CSVReportWriter {
     private let handle: FileHandle
     private let path: String
     public private(set) var rows = 0
+    /// False for internal spill files, which must read back the exact values.
+    private let guardFormulas: Bool
 
-    public init(path: String, header: [String]) throws {
+    public init(path: String, header: [String], guardFormulas: Bool = true) throws {
         self.path = path
+        self.guardFormulas = guardFormulas
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         guard FileManager.default.createFile(atPath: path, contents: nil) else {
@@ -26,7 +29,7 @@ public final class CSVReportWriter {
     public func append(row: [String?]) throws {
         for (position, cell) in row.enumerated() {
             if position > 0 { buffer.append(0x2C) }
-            if let cell { CSVReportWriter.escape(cell, into: &buffer) }
+            if let cell { CSVReportWriter.escape(cell, into: &buffer, guardFormulas: guardFormulas) }
         }
         buffer.append(0x0A)
         rows += 1
@@ -38,9 +41,11 @@ public final class CSVReportWriter {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    static func escape(_ cell: String, into output: inout [UInt8]) {
+    static func escape(_ cell: String, into output: inout [UInt8], guardFormulas: Bool = true) {
         var text = cell
-        if let first = text.utf8.first, [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains(first), Double(text) == nil {
+        if guardFormulas, let first = text.utf8.first, [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains(first),
+            Double(text) == nil
+        {
             text = "'" + text
         }
         let needsQuotes = text.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }

@@ -5,8 +5,8 @@ enum TableWriters {
 
     /// Returns the number of data rows written.
     @discardableResult
-    static func writeCSV(_ table: OutputTable, to path: String) throws -> Int {
-        let writer = try CSVReportWriter(path: path, header: table.header)
+    static func writeCSV(_ table: OutputTable, to path: String, guardFormulas: Bool = true) throws -> Int {
+        let writer = try CSVReportWriter(path: path, header: table.header, guardFormulas: guardFormulas)
         for index in 0..<table.rowCount { try writer.append(row: table.row(index).map(\.csv)) }
         try writer.finish()
         return writer.rows

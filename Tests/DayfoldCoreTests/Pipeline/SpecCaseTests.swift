@@ -31,6 +31,17 @@ import Testing
 
     @Test(arguments: caseNames)
     func caseProducesTheHandWorkedRows(name: String) throws {
+        try check(name, extraArguments: [])
+    }
+
+    /// The same cases under a memory budget so small that the drop is split
+    /// into many partitions: the outputs must not change.
+    @Test(arguments: caseNames)
+    func casePartitionedProducesTheSameRows(name: String) throws {
+        try check(name, extraArguments: ["--max-memory", "1K"])
+    }
+
+    func check(_ name: String, extraArguments: [String]) throws {
         let spec = try Self.load(name)
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -38,10 +49,11 @@ import Testing
         try spec.pipeline.write(to: pipeline)
         let caseRoot = Self.root.appendingPathComponent(name)
         let output = directory.appendingPathComponent("out")
-        let run = try DayfoldProcess.run([
-            "run", pipeline.path, "--input", caseRoot.appendingPathComponent("drop").path, "--output", output.path,
-            "--as-of", spec.asOf,
-        ])
+        let run = try DayfoldProcess.run(
+            [
+                "run", pipeline.path, "--input", caseRoot.appendingPathComponent("drop").path, "--output", output.path,
+                "--as-of", spec.asOf,
+            ] + extraArguments)
         #expect(run.status == spec.exitCode, "exit \(run.status), stderr: \(run.stderr)")
         let expected = caseRoot.appendingPathComponent("expected")
         if let needle = try? String(contentsOf: expected.appendingPathComponent("stderr_contains.txt"), encoding: .utf8)

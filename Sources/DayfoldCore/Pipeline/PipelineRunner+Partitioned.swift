@@ -1,0 +1,129 @@
+import Foundation
+
+/// A run under a memory budget (SPEC §8 `max_memory`): the drop is split by
+/// client user (`PartitionRouter`), each partition is ingested and computed on
+/// its own, and the sorted partition tables are merged into the same outputs
+/// a whole run writes.
+extension PipelineRunner {
+    /// Partitions needed for `budget` bytes: a whole run holds about 0.9 × the
+    /// drop's CSV bytes (measured), plus a fixed base.
+    static func partitionCount(_ layout: DropLayout, budget: Int64?) -> Int {
+        guard let budget else { return 1 }
+        var bytes: Int64 = 0
+        for file in layout.allFiles {
+            let size = layout.size(of: file.relativePath)
+            bytes += file.relativePath.hasSuffix(".zst") ? size * 6 : size
+        }
+        let usable = max(budget - (64 << 20), budget / 2, 1)
+        let needed = Int64(Double(bytes) * 0.9)
+        return Int(min(64, max(1, (needed + usable - 1) / usable)))
+    }
+
+    /// The tables of SPEC §7: name, key column, the report it also feeds.
+    static let partitionTables: [(name: String, keyColumn: Int, report: String?)] = [
+        ("adherence_events", 2, nil), ("client_days", 0, nil), ("progress_ranges", 0, "reports/progress_ranges.csv"),
+        ("relationship_days", 0, "reports/coach_daily_summary.csv"), ("risk_signals", 0, "reports/risk_signals.csv"),
+        ("streaks", 0, "reports/streaks.csv"),
+    ]
+
+    struct PartitionedParts {
+        var accounts: [FileAccount]
+        var rejects: [RejectedRecord]
+        var warnings: [String]
+        var failedImports: Set<String>
+        var outputs: [(String, Int, String)]
+    }
+
+    func runPartitioned(_ layout: DropLayout, partitions: Int, publisher: OutputPublisher) throws -> PartitionedParts {
+        let spill = publisher.path(".spill")
+        defer { try? FileManager.default.removeItem(atPath: spill) }
+        let options = IngestOptions(
+            asOf: asOf.instant, selfSources: Set(config.selfSources), defaultTimezone: config.defaultTimezone)
+        let router = try PartitionRouter(
+            layout: layout, options: options, partitions: partitions, root: spill + "/drops")
+        let folders = try router.run()
+        let owned = router.ownedUsers()
+        let subjects = Set(
+            [layout.relationships, layout.timezones, layout.goals, layout.preferences].compactMap { $0?.relativePath })
+        var accounts: [String: FileAccount] = [:]
+        var rejects: [RejectedRecord] = []
+        var zoneWarnings: Set<String> = []
+        var invalidSchemaRows = 0
+        var failedImports: Set<String> = []
+        var fields: [String: [ParquetField]] = [:]
+        for (index, folder) in folders.enumerated() {
+            let drop = try PipelineRunner.ingest(input: folder, config: config, asOf: asOf, hashInputs: false)
+            var result = FactsStage.compute(drop, config: config, asOf: asOf)
+            result.owned = owned[index]
+            for account in drop.accounts where index == 0 || !subjects.contains(account.path) {
+                if var merged = accounts[account.path] {
+                    merged.rowsRead += account.rowsRead
+                    merged.accepted += account.accepted
+                    merged.duplicate += account.duplicate
+                    merged.ignored += account.ignored
+                    merged.rejected += account.rejected
+                    merged.failed = merged.failed ?? account.failed
+                    merged.skipped = merged.skipped ?? account.skipped
+                    accounts[account.path] = merged
+                } else {
+                    accounts[account.path] = account
+                }
+            }
+            rejects += drop.rejects.filter { index == 0 || !subjects.contains($0.file) }
+            for (user, warnings) in drop.userZones.warningsByUser where owned[index].contains(user) {
+                zoneWarnings.formUnion(warnings)
+            }
+            invalidSchemaRows += drop.invalidSchemaRows
+            failedImports.formUnion(drop.failedImports)
+            let tables = [
+                ReportTables.adherenceEvents(result), ReportTables.clientDays(result),
+                ReportTables.progressRanges(result), ReportTables.relationshipDays(result),
+                ReportTables.riskSignals(result), ReportTables.streaks(result),
+            ]
+            for table in tables {
+                fields[table.name] = table.fields
+                try TableWriters.writeCSV(table, to: spill + "/out-\(index)/\(table.name).csv", guardFormulas: false)
+            }
+        }
+        for folder in ["reports", "rejects", "snapshots"] + (debugTables ? ["debug"] : []) {
+            try FileManager.default.createDirectory(atPath: publisher.path(folder), withIntermediateDirectories: true)
+        }
+        let debug = debugTables
+        var jobs: [() throws -> [(String, Int, String)]] = PipelineRunner.partitionTables.map { table in
+            {
+                let merger = SortedTableMerger(fields: fields[table.name] ?? [], keyColumn: table.keyColumn)
+                let snapshot = "snapshots/\(table.name).parquet"
+                let rows = try merger.merge(
+                    inputs: folders.indices.map { spill + "/out-\($0)/\(table.name).csv" },
+                    report: table.report.map(publisher.path), snapshot: publisher.path(snapshot),
+                    debug: debug ? publisher.path("debug/\(table.name).csv") : nil)
+                var written = [(snapshot, rows, try SHA256Hasher.hex(file: publisher.path(snapshot)))]
+                if let report = table.report {
+                    written.append((report, rows, try SHA256Hasher.hex(file: publisher.path(report))))
+                }
+                return written
+            }
+        }
+        var merged = IngestedDrop(zones: ZoneCatalog())
+        merged.rejects = rejects
+        let rejectRows = ReportTables.rejects(merged)
+        jobs.append {
+            let path = publisher.path("rejects/rejects.csv")
+            let writer = try CSVReportWriter(path: path, header: ReportTables.rejectsHeader)
+            for row in rejectRows { try writer.append(row: row) }
+            try writer.finish()
+            return [("rejects/rejects.csv", writer.rows, try SHA256Hasher.hex(file: path))]
+        }
+        let outputs = try ParallelJobs(jobs).run().flatMap { $0 }.sorted { bytesLess($0.0, $1.0) }
+        var ordered: [FileAccount] = []
+        for file in layout.readingOrder {
+            guard var account = accounts[file.relativePath] else { continue }
+            account.sha256 = (try? SHA256Hasher.hex(file: file.absolutePath)) ?? ""
+            ordered.append(account)
+        }
+        return PartitionedParts(
+            accounts: ordered, rejects: rejects,
+            warnings: PipelineRunner.warnings(invalidSchemaRows: invalidSchemaRows, zoneWarnings: zoneWarnings),
+            failedImports: failedImports, outputs: outputs)
+    }
+}

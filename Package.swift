@@ -13,9 +13,10 @@ let package = Package(
         .systemLibrary(name: "CZstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CExpat", providers: [.apt(["libexpat1-dev"])]),
+        .systemLibrary(name: "CSystem"),
         .target(
             name: "DayfoldCore",
-            dependencies: ["CSQLite", "CCSV", "CZstd", "CCrypto", "CExpat"],
+            dependencies: ["CSQLite", "CCSV", "CZstd", "CCrypto", "CExpat", "CSystem"],
             // Exclusivity is proven at compile time for this code; the runtime
             // checks cost a thread-local lookup per property access on hot paths.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]

@@ -53,14 +53,14 @@ public enum ClientDayBuilder {
         return users.sorted(by: bytesLess)
     }
 
-    public static func build(_ drop: IngestedDrop, asOf: ParsedInstant) -> [ClientTable] {
+    public static func build(_ drop: IngestedDrop, asOf: ParsedInstant, owned: Set<String>? = nil) -> [ClientTable] {
         let zones = drop.userZones
         var journalByUser: [String: [(LocalDate, JournalEntry)]] = [:]
         for entry in drop.journal {
             journalByUser[entry.userID, default: []].append((zones.localDate(entry.userID, entry.cookedAt), entry))
         }
         var tables: [ClientTable] = []
-        for user in users(drop) {
+        for user in users(drop) where owned?.contains(user) ?? true {
             let today = zones.zones.localDate(zones.zone(user, at: asOf), asOf.instant)
             let journal = journalByUser[user] ?? []
             let health = drop.healthDays[user] ?? [:]

@@ -30,7 +30,8 @@ public struct RelationshipDay: Sendable {
 public enum RelationshipDayBuilder {
     /// Days per relationship, in date order (index = relationship).
     public static func build(
-        _ drop: IngestedDrop, outcomes: [TaskOutcome], today: [LocalDate], streakThreshold: Double
+        _ drop: IngestedDrop, outcomes: [TaskOutcome], today: [LocalDate], streakThreshold: Double,
+        owned: Set<String>? = nil
     ) -> [[RelationshipDay]] {
         let count = drop.relationships.count
         var firstDay = [LocalDate?](repeating: nil, count: count)
@@ -44,7 +45,7 @@ public enum RelationshipDayBuilder {
         var starts: [LocalDate] = []
         for (index, relationship) in drop.relationships.enumerated() {
             let candidates = [firstDay[index], relationship.startedOn].compactMap { $0 }
-            guard let start = candidates.min() else {
+            guard owned?.contains(relationship.clientUserID) ?? true, let start = candidates.min() else {
                 tables.append([])
                 starts.append(LocalDate(days: 0))
                 continue

@@ -15,9 +15,9 @@ final class CSVRecordBatch: @unchecked Sendable {
 
     var count: Int { recordEnds.count }
 
-    init() {
-        bytes.reserveCapacity(1 << 20)
-        raw.reserveCapacity(1 << 20)
+    init(reserve: Int = 1 << 20) {
+        bytes.reserveCapacity(reserve)
+        raw.reserveCapacity(reserve)
     }
 
     func appendField(_ field: UnsafeRawBufferPointer) {

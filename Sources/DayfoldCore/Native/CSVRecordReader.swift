@@ -68,6 +68,9 @@ public final class CSVRecordReader {
     private var lineNumber = 0
     private var firstLine = true
     private var pending: [UInt8] = []
+    /// A batch is handed over at this many records or bytes (smaller: less memory in flight).
+    var batchRecords = 4096
+    var batchBytes = 1 << 20
 
     public init(stream: ByteStream, path: String) throws {
         self.stream = stream
@@ -124,11 +127,11 @@ public final class CSVRecordReader {
     /// Parses the whole stream into batches (on the producer thread).
     fileprivate func produce(_ emit: (CSVRecordBatch) -> Bool) throws {
         let context = Unmanaged.passUnretained(sink).toOpaque()
-        sink.batch = CSVRecordBatch()
+        sink.batch = CSVRecordBatch(reserve: batchBytes)
         func flushIfFull() -> Bool {
-            guard sink.batch.count >= 4096 || sink.batch.bytes.count >= 1 << 20 else { return true }
+            guard sink.batch.count >= batchRecords || sink.batch.bytes.count >= batchBytes else { return true }
             let full = sink.batch
-            sink.batch = CSVRecordBatch()
+            sink.batch = CSVRecordBatch(reserve: batchBytes)
             return emit(full)
         }
         while let chunk = try readChunk() {
@@ -327,7 +330,7 @@ extension CSVRecord {
 /// returns the following record, or nil at the end. The record object is
 /// reused: read it before calling `next()` again.
 final class CSVRecordCursor {
-    private let channel = CSVBatchChannel(capacity: 2)
+    private let channel = CSVBatchChannel(capacity: 1)
     private let done = DispatchSemaphore(value: 0)
     private let reader: CSVRecordReader
     private var batch: CSVRecordBatch?
@@ -335,7 +338,10 @@ final class CSVRecordCursor {
     private var finished = false
     let record = CSVRecord()
 
+    /// Merging many files at once: small batches, one in flight per file.
     init(reader: CSVRecordReader) {
+        reader.batchRecords = 512
+        reader.batchBytes = 128 << 10
         self.reader = reader
         let producer = CSVProducerHandle(reader: reader, channel: channel)
         let done = self.done

@@ -1,6 +1,10 @@
 /// The compute stage: pure functions from the ingested drop to every fact table.
 public enum FactsStage {
-    public static func compute(_ drop: IngestedDrop, config: PipelineConfig, asOf: ParsedInstant) -> RunResult {
+    /// `owned`: in a partitioned run, the users whose relationships and
+    /// Progress this partition computes (nil: everyone).
+    public static func compute(
+        _ drop: IngestedDrop, config: PipelineConfig, asOf: ParsedInstant, owned: Set<String>? = nil
+    ) -> RunResult {
         let zones = drop.userZones
         let today = drop.relationships.map {
             zones.zones.localDate(zones.zone($0.clientUserID, at: asOf), asOf.instant)
@@ -11,15 +15,17 @@ public enum FactsStage {
         let streaks = drop.relationships.indices.compactMap {
             StreakCalculator.summary(days[$0], relationship: $0, today: today[$0])
         }
-        let clientTables = ClientDayBuilder.build(drop, asOf: asOf)
+        let clientTables = ClientDayBuilder.build(drop, asOf: asOf, owned: owned)
         let progressOptions = ProgressOptions(
             windows: config.progressWindows, defaultTargets: config.defaultTargets, goals: drop.goals)
         let progress = ProgressCalculator.ranges(drop, tables: clientTables, options: progressOptions)
         let signals = computeSignals(
             drop, outcomes: outcomes, days: days, today: today, tables: clientTables, options: progressOptions)
-        return RunResult(
+        var result = RunResult(
             drop: drop, asOf: asOf, outcomes: outcomes, relationshipDays: days, today: today, streaks: streaks,
             signals: signals, clientTables: clientTables, progress: progress)
+        result.owned = owned
+        return result
     }
 
     static func computeSignals(

@@ -5,8 +5,8 @@ import Foundation
 /// its own, and the sorted partition tables are merged into the same outputs
 /// a whole run writes.
 extension PipelineRunner {
-    /// Partitions needed for `budget` bytes: a whole run holds about 0.9 × the
-    /// drop's CSV bytes (measured), plus a fixed base.
+    /// Partitions needed for `budget` bytes: a partition's ingest and facts
+    /// hold about 1.4 × its CSV bytes (measured), plus a fixed base.
     static func partitionCount(_ layout: DropLayout, budget: Int64?) -> Int {
         guard let budget else { return 1 }
         var bytes: Int64 = 0
@@ -15,7 +15,7 @@ extension PipelineRunner {
             bytes += file.relativePath.hasSuffix(".zst") ? size * 6 : size
         }
         let usable = max(budget - (64 << 20), budget / 2, 1)
-        let needed = Int64(Double(bytes) * 0.9)
+        let needed = Int64(Double(bytes) * 1.4)
         return Int(min(64, max(1, (needed + usable - 1) / usable)))
     }
 
@@ -35,6 +35,7 @@ extension PipelineRunner {
     }
 
     func runPartitioned(_ layout: DropLayout, partitions: Int, publisher: OutputPublisher) throws -> PartitionedParts {
+        limitMallocArenas()
         let spill = publisher.path(".spill")
         defer { try? FileManager.default.removeItem(atPath: spill) }
         let options = IngestOptions(
@@ -42,6 +43,7 @@ extension PipelineRunner {
         let router = try PartitionRouter(
             layout: layout, options: options, partitions: partitions, root: spill + "/drops")
         let folders = try router.run()
+        debugRSS("routed")
         let owned = router.ownedUsers()
         let subjects = Set(
             [layout.relationships, layout.timezones, layout.goals, layout.preferences].compactMap { $0?.relativePath })
@@ -53,8 +55,7 @@ extension PipelineRunner {
         var fields: [String: [ParquetField]] = [:]
         for (index, folder) in folders.enumerated() {
             let drop = try PipelineRunner.ingest(input: folder, config: config, asOf: asOf, hashInputs: false)
-            var result = FactsStage.compute(drop, config: config, asOf: asOf)
-            result.owned = owned[index]
+            let result = FactsStage.compute(drop, config: config, asOf: asOf, owned: owned[index])
             for account in drop.accounts where index == 0 || !subjects.contains(account.path) {
                 if var merged = accounts[account.path] {
                     merged.rowsRead += account.rowsRead
@@ -75,6 +76,7 @@ extension PipelineRunner {
             }
             invalidSchemaRows += drop.invalidSchemaRows
             failedImports.formUnion(drop.failedImports)
+            debugRSS("partition \(index) computed")
             let tables = [
                 ReportTables.adherenceEvents(result), ReportTables.clientDays(result),
                 ReportTables.progressRanges(result), ReportTables.relationshipDays(result),
@@ -114,7 +116,11 @@ extension PipelineRunner {
             try writer.finish()
             return [("rejects/rejects.csv", writer.rows, try SHA256Hasher.hex(file: path))]
         }
-        let outputs = try ParallelJobs(jobs).run().flatMap { $0 }.sorted { bytesLess($0.0, $1.0) }
+        debugRSS("partitions done")
+        // One merge at a time: a run under a memory budget trades the second core for memory.
+        var outputs: [(String, Int, String)] = []
+        for job in jobs { outputs += try job() }
+        outputs.sort { bytesLess($0.0, $1.0) }
         var ordered: [FileAccount] = []
         for file in layout.readingOrder {
             guard var account = accounts[file.relativePath] else { continue }
@@ -126,4 +132,13 @@ extension PipelineRunner {
             warnings: PipelineRunner.warnings(invalidSchemaRows: invalidSchemaRows, zoneWarnings: zoneWarnings),
             failedImports: failedImports, outputs: outputs)
     }
+}
+
+/// Peak RSS so far, on stderr, when DAYFOLD_DEBUG_RSS is set (for tuning the budget).
+func debugRSS(_ label: String) {
+    guard ProcessInfo.processInfo.environment["DAYFOLD_DEBUG_RSS"] != nil,
+        let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM") })
+    else { return }
+    FileHandle.standardError.write(Data("dayfold: \(label): \(line)\n".utf8))
 }

@@ -23,15 +23,14 @@ struct SortedTableMerger {
         let debugWriter = try debug.map { try CSVReportWriter(path: $0, header: header) }
         let parquet = try ParquetFileWriter(path: snapshot, fields: fields)
         var heads: [[String?]?] = try cursors.map { try SortedTableMerger.row($0) }
-        var group: [[String?]] = []
+        // Typed columns of the row group being filled (no second copy of the rows).
+        var columns = fields.map { ColumnAccumulator(type: $0.type) }
+        var buffered = 0
         var rows = 0
         func flush() throws {
-            let buffered = group
-            let table = OutputTable(name: "", fields: fields, rowCount: buffered.count) { index in
-                zip(fields, buffered[index]).map { SortedTableMerger.cell($1, $0.type) }
-            }
-            try parquet.writeRowGroup(table.columns(0..<buffered.count))
-            group.removeAll(keepingCapacity: true)
+            try parquet.writeRowGroup(columns.map { $0.data })
+            for index in columns.indices { columns[index].reset() }
+            buffered = 0
         }
         while true {
             var best: Int?
@@ -47,12 +46,13 @@ struct SortedTableMerger {
             guard let chosen = best, let row = heads[chosen] else { break }
             try reportWriter?.append(row: row)
             try debugWriter?.append(row: row)
-            group.append(row)
+            for (index, text) in row.enumerated() where index < columns.count { columns[index].append(text) }
+            buffered += 1
             rows += 1
-            if group.count == TableWriters.rowGroupRows { try flush() }
+            if buffered == TableWriters.rowGroupRows { try flush() }
             heads[chosen] = try SortedTableMerger.row(cursors[chosen])
         }
-        if !group.isEmpty || rows == 0 { try flush() }
+        if buffered > 0 || rows == 0 { try flush() }
         try parquet.close()
         try reportWriter?.finish()
         try debugWriter?.finish()
@@ -64,15 +64,46 @@ struct SortedTableMerger {
         return (0..<record.fieldCount).map { record.string($0) }
     }
 
-    /// A cell read back from a spill file (written without the formula guard).
-    static func cell(_ text: String?, _ type: ParquetType) -> Cell {
+}
+
+/// One column of a row group, typed as it is read back from a spill file
+/// (written without the formula guard, so values are exact).
+struct ColumnAccumulator {
+    let type: ParquetType
+    private var strings: [String?] = []
+    private var ints: [Int64?] = []
+    private var dates: [Int32?] = []
+    private var doubles: [Double?] = []
+    private var bools: [Bool?] = []
+
+    init(type: ParquetType) { self.type = type }
+
+    mutating func append(_ text: String?) {
         switch type {
-        case .string: return .string(text)
-        case .date: return .date(text.flatMap(LocalDate.init))
-        case .int32, .int64: return .int(text.flatMap { Int64($0) })
-        case .double: return .double(text.flatMap { Double($0) })
-        case .timestampMicros: return .timestamp(text.flatMap(parseAsOf)?.instant)
-        case .boolean: return .bool(text.map { $0 == "true" })
+        case .string: strings.append(text)
+        case .date, .int32: dates.append(text.flatMap(LocalDate.init).map(\.days))
+        case .int64: ints.append(text.flatMap { Int64($0) })
+        case .timestampMicros: ints.append(text.flatMap(parseAsOf)?.instant.micros)
+        case .double: doubles.append(text.flatMap { Double($0) })
+        case .boolean: bools.append(text.map { $0 == "true" })
         }
+    }
+
+    var data: ParquetColumnData {
+        switch type {
+        case .string: return .string(strings)
+        case .date, .int32: return .int32(dates)
+        case .int64, .timestampMicros: return .int64(ints)
+        case .double: return .double(doubles)
+        case .boolean: return .boolean(bools)
+        }
+    }
+
+    mutating func reset() {
+        strings.removeAll(keepingCapacity: true)
+        ints.removeAll(keepingCapacity: true)
+        dates.removeAll(keepingCapacity: true)
+        doubles.removeAll(keepingCapacity: true)
+        bools.removeAll(keepingCapacity: true)
     }
 }

@@ -41,7 +41,9 @@ enum Usage {
           --as-of INSTANT      The run's as-of instant, e.g. 2026-03-31T18:00:00Z
                                (default: now). Rows after it are ignored; use a fixed
                                value for reproducible, byte-identical outputs.
-          --max-memory SIZE    Memory budget, e.g. 512M (pipeline key max_memory).
+          --max-memory SIZE    Memory budget, e.g. 512M (pipeline key max_memory): a
+                               larger drop is split by client user and merged back
+                               (same outputs, more time).
           --progress MODE      auto|always|never: per-stage progress on stderr
                                (auto: only when stderr is a terminal).
           --debug-tables       Also write every snapshot table as CSV under DIR/debug/.

@@ -6,3 +6,9 @@ import CSystem
 func limitMallocArenas() {
     _ = dayfold_limit_malloc_arenas(2)
 }
+
+/// Returns freed heap memory to the system (between partitions, whose
+/// allocations are all gone by then), so RSS follows what is live.
+func trimHeap() {
+    dayfold_trim_heap()
+}

@@ -43,6 +43,7 @@ extension PipelineRunner {
         let router = try PartitionRouter(
             layout: layout, options: options, partitions: partitions, root: spill + "/drops")
         let folders = try router.run()
+        trimHeap()
         debugRSS("routed")
         let owned = router.ownedUsers()
         let subjects = Set(
@@ -54,7 +55,9 @@ extension PipelineRunner {
         var failedImports: Set<String> = []
         var fields: [String: [ParquetField]] = [:]
         for (index, folder) in folders.enumerated() {
+            defer { trimHeap() }
             let drop = try PipelineRunner.ingest(input: folder, config: config, asOf: asOf, hashInputs: false)
+            debugRSS("partition \(index) ingested")
             let result = FactsStage.compute(drop, config: config, asOf: asOf, owned: owned[index])
             for account in drop.accounts where index == 0 || !subjects.contains(account.path) {
                 if var merged = accounts[account.path] {
@@ -138,7 +141,8 @@ extension PipelineRunner {
 func debugRSS(_ label: String) {
     guard ProcessInfo.processInfo.environment["DAYFOLD_DEBUG_RSS"] != nil,
         let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM") })
+        let peak = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM") }),
+        let now = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS") })
     else { return }
-    FileHandle.standardError.write(Data("dayfold: \(label): \(line)\n".utf8))
+    FileHandle.standardError.write(Data("dayfold: \(label): \(peak) \(now)\n".utf8))
 }

@@ -24,11 +24,6 @@ public final class PartitionRouter {
     private var nodeOfUser: [String: Int32] = [:]
     private var users: [String] = []
     private var parent: [Int32] = []
-    private var taskOwner = FingerprintMap()
-    private var eventOwner = FingerprintMap()
-    private var valueOwner = FingerprintMap()
-    private var cardOwner = FingerprintMap()
-    private var entryOwner = FingerprintMap()
     private var relationshipNode: [Int32] = []
     private let ingestor: DropIngestor
 
@@ -83,43 +78,42 @@ public final class PartitionRouter {
         ingestor.relationship(id).map { relationshipNode[$0] }
     }
 
-    /// Records that an id belongs with `owner`; an id already seen elsewhere joins the groups.
-    private func claim(_ kind: Kind, _ id: ArraySlice<UInt8>?, _ owner: Int32?) {
-        guard let id, let owner else { return }
-        let key = PartitionRouter.fingerprint(id)
-        let previous: Int32?
-        switch kind {
-        case .instances, .workoutLogs: previous = taskOwner[key]
-        case .statusEvents: previous = eventOwner[key]
-        case .valueEntries: previous = valueOwner[key]
-        case .infoCards: previous = cardOwner[key]
-        case .journal: previous = entryOwner[key]
-        case .health: return
-        }
-        if let previous {
-            union(previous, owner)
-            return
-        }
-        switch kind {
-        case .instances, .workoutLogs: taskOwner[key] = owner
-        case .statusEvents: eventOwner[key] = owner
-        case .valueEntries: valueOwner[key] = owner
-        case .infoCards: cardOwner[key] = owner
-        case .journal: entryOwner[key] = owner
-        case .health: break
-        }
+    /// The group of a relationship id; one not in relationships.csv gets a
+    /// group of its own, so rows naming it still meet the task they name.
+    private func relationshipGroup(_ id: ArraySlice<UInt8>?) -> Int32? {
+        guard let id else { return nil }
+        if let known = relationshipNode(id) { return known }
+        return node("\u{1}relationship:" + String(decoding: id, as: UTF8.self))
     }
 
     /// The group a row belongs to (nil: any partition decides it the same way; it goes to 0).
     private func owner(kind: Kind, _ fields: [ArraySlice<UInt8>?]) -> Int32? {
         switch kind {
-        case .instances, .workoutLogs, .infoCards:
-            return relationshipNode(fields[1])
+        case .instances, .workoutLogs, .infoCards: return relationshipGroup(fields[1])
+        case .statusEvents, .valueEntries: return relationshipGroup(fields[2])
+        case .journal, .health: return fields[1].map { node(String(decoding: $0, as: UTF8.self)) }
+        }
+    }
+
+    /// An id in its key space (task ids are shared by instances, logs and the rows naming them).
+    private static func idKey(_ space: UInt8, _ id: ArraySlice<UInt8>) -> UInt64 {
+        var print = Fingerprint()
+        print.combine(UInt64(space))
+        print.combine(id)
+        return print.value
+    }
+
+    /// The ids a row claims for its group: rows sharing an id must be processed together.
+    private func claims(kind: Kind, _ fields: [ArraySlice<UInt8>?]) -> [UInt64] {
+        switch kind {
+        case .instances, .workoutLogs: return fields[0].map { [PartitionRouter.idKey(1, $0)] } ?? []
         case .statusEvents, .valueEntries:
-            if let task = fields[1], let owner = taskOwner[PartitionRouter.fingerprint(task)] { return owner }
-            return relationshipNode(fields[2])
-        case .journal, .health:
-            return fields[1].map { node(String(decoding: $0, as: UTF8.self)) }
+            let own = fields[0].map { PartitionRouter.idKey(kind == .statusEvents ? 2 : 3, $0) }
+            let task = fields[1].map { PartitionRouter.idKey(1, $0) }
+            return [own, task].compactMap { $0 }
+        case .infoCards: return fields[0].map { [PartitionRouter.idKey(4, $0)] } ?? []
+        case .journal: return fields[0].map { [PartitionRouter.idKey(5, $0)] } ?? []
+        case .health: return []
         }
     }
 
@@ -147,13 +141,27 @@ public final class PartitionRouter {
 
     /// Union pass, then route pass. Returns the partition folders.
     func run() throws -> [String] {
+        // Union pass: every id a row claims goes to a bucket file with the row's
+        // group; then each bucket alone is in memory, joining the groups that
+        // share an id. Memory stays flat however many ids the drop has.
+        let inputBytes = layout.allFiles.reduce(Int64(0)) { $0 + layout.size(of: $1.relativePath) }
+        let buckets = try IDPairBuckets(
+            folder: root + "/ids", count: Int(min(512, max(1, inputBytes / (150 << 20)))))
         for (kind, files) in kinds {
             for file in files {
                 try scan(file, kind.columns) { fields, _ in
-                    self.claim(kind, fields[0], self.owner(kind: kind, fields))
+                    guard let owner = self.owner(kind: kind, fields) else { return }
+                    for key in self.claims(kind: kind, fields) { try buckets.add(key, owner) }
                 }
             }
         }
+        try buckets.forEachBucket { pairs in
+            var first = FingerprintMap()
+            for (key, owner) in pairs {
+                if let earlier = first[key] { union(earlier, owner) } else { first[key] = owner }
+            }
+        }
+        buckets.remove()
         for (user, _) in layout.healthXML { _ = node(user) }
         let folders = (0..<partitions).map { root + "/p\($0)" }
         for folder in folders {
@@ -238,6 +246,65 @@ public final class PartitionRouter {
         } catch let error as CSVReadError {
             throw CSVSource.unreadable(error)
         }
+    }
+}
+
+/// (id fingerprint, group) pairs, spilled to bucket files by fingerprint.
+final class IDPairBuckets {
+    private let folder: String
+    private var buffers: [[UInt8]]
+    private let handles: [FileHandle]
+
+    init(folder: String, count: Int) throws {
+        self.folder = folder
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var handles: [FileHandle] = []
+        for index in 0..<count {
+            let path = folder + "/\(index)"
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw DayfoldError(.output, "cannot create \(path)", fix: "check free disk space")
+            }
+            handles.append(try FileHandle(forUpdating: URL(fileURLWithPath: path)))
+        }
+        self.handles = handles
+        buffers = Array(repeating: [], count: count)
+    }
+
+    func add(_ key: UInt64, _ group: Int32) throws {
+        let bucket = Int((key >> 40) % UInt64(handles.count))
+        withUnsafeBytes(of: key.littleEndian) { buffers[bucket].append(contentsOf: $0) }
+        withUnsafeBytes(of: group.littleEndian) { buffers[bucket].append(contentsOf: $0) }
+        if buffers[bucket].count >= 1 << 16 {
+            try handles[bucket].write(contentsOf: buffers[bucket])
+            buffers[bucket].removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Each bucket's pairs, in the order they were added.
+    func forEachBucket(_ body: ([(UInt64, Int32)]) throws -> Void) throws {
+        for (index, handle) in handles.enumerated() {
+            try handle.write(contentsOf: buffers[index])
+            buffers[index] = []
+            try handle.seek(toOffset: 0)
+            let data = try handle.readToEnd() ?? Data()
+            var pairs: [(UInt64, Int32)] = []
+            pairs.reserveCapacity(data.count / 12)
+            data.withUnsafeBytes { raw in
+                var offset = 0
+                while offset + 12 <= raw.count {
+                    let key = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                    let group = Int32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: Int32.self))
+                    pairs.append((key, group))
+                    offset += 12
+                }
+            }
+            try body(pairs)
+        }
+    }
+
+    func remove() {
+        for handle in handles { try? handle.close() }
+        try? FileManager.default.removeItem(atPath: folder)
     }
 }
 

@@ -24,6 +24,9 @@ public final class PartitionRouter {
     private var nodeOfUser: [String: Int32] = [:]
     private var users: [String] = []
     private var parent: [Int32] = []
+    /// Input bytes per node (for balancing), and the partition of each group root once assigned.
+    private var bytesOfNode: [Int64] = []
+    private var partitionOfRoot: [Int32: Int] = [:]
     private var relationshipNode: [Int32] = []
     private let ingestor: DropIngestor
 
@@ -50,6 +53,7 @@ public final class PartitionRouter {
         nodeOfUser[user] = id
         users.append(user)
         parent.append(id)
+        bytesOfNode.append(0)
         return id
     }
 
@@ -149,8 +153,9 @@ public final class PartitionRouter {
             folder: root + "/ids", count: Int(min(512, max(1, inputBytes / (150 << 20)))))
         for (kind, files) in kinds {
             for file in files {
-                try scan(file, kind.columns) { fields, _ in
+                try scan(file, kind.columns) { fields, record in
                     guard let owner = self.owner(kind: kind, fields) else { return }
+                    self.bytesOfNode[Int(owner)] += Int64(record.rawRange.count)
                     for key in self.claims(kind: kind, fields) { try buckets.add(key, owner) }
                 }
             }
@@ -162,7 +167,8 @@ public final class PartitionRouter {
             }
         }
         buckets.remove()
-        for (user, _) in layout.healthXML { _ = node(user) }
+        for (user, file) in layout.healthXML { bytesOfNode[Int(node(user))] += layout.size(of: file.relativePath) }
+        assignPartitions()
         let folders = (0..<partitions).map { root + "/p\($0)" }
         for folder in folders {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -205,11 +211,27 @@ public final class PartitionRouter {
         return owned
     }
 
-    private func partition(of node: Int32) -> Int {
-        var print = Fingerprint()
-        print.combine(ArraySlice(users[Int(find(node))].utf8))
-        return Int(print.value % UInt64(partitions))
+    /// Groups go to partitions largest first, each to the least loaded one,
+    /// so no partition is much bigger than the drop / K (deterministic: ties
+    /// by the group's first user id).
+    private func assignPartitions() {
+        var size: [Int32: Int64] = [:]
+        for index in users.indices {
+            size[find(Int32(index)), default: 0] += bytesOfNode[index]
+        }
+        let order = size.keys.sorted {
+            size[$0] != size[$1] ? (size[$0] ?? 0) > (size[$1] ?? 0) : bytesLess(users[Int($0)], users[Int($1)])
+        }
+        var load = [Int64](repeating: 0, count: partitions)
+        for root in order {
+            var target = 0
+            for index in load.indices where load[index] < load[target] { target = index }
+            partitionOfRoot[root] = target
+            load[target] += size[root] ?? 0
+        }
     }
+
+    private func partition(of node: Int32) -> Int { partitionOfRoot[find(node)] ?? 0 }
 
     private func link(_ file: DropLayout.File, into folder: String) throws {
         let target = folder + "/" + file.relativePath

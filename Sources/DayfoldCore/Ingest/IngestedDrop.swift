@@ -4,7 +4,6 @@ public struct IngestedDrop: @unchecked Sendable {
     public var zones: ZoneCatalog
     public var accounts: [FileAccount] = []
     public var rejects: [RejectedRecord] = []
-    public var warnings: [String] = []
     /// Instances whose `action_schema` was not valid JSON (read as `{}`; a warning).
     public var invalidSchemaRows = 0
     public var relationships: [Relationship] = []

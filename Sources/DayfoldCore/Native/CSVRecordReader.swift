@@ -219,8 +219,6 @@ public final class CSVRecordReader {
 }
 
 /// Runs a reader's parsing on the producer thread and reports how it ended.
-typealias CSVProducerHandle = CSVProducer
-
 final class CSVProducer: @unchecked Sendable {
     let reader: CSVRecordReader
     let channel: CSVBatchChannel
@@ -343,7 +341,7 @@ final class CSVRecordCursor {
         reader.batchRecords = 512
         reader.batchBytes = 128 << 10
         self.reader = reader
-        let producer = CSVProducerHandle(reader: reader, channel: channel)
+        let producer = CSVProducer(reader: reader, channel: channel)
         let done = self.done
         DispatchQueue.global(qos: .userInitiated).async {
             producer.run()

@@ -72,12 +72,6 @@ public final class PartitionRouter {
         if a != b { parent[Int(max(a, b))] = min(a, b) }
     }
 
-    private static func fingerprint(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        var print = Fingerprint()
-        print.combine(bytes)
-        return print.value
-    }
-
     private func relationshipNode(_ id: ArraySlice<UInt8>?) -> Int32? {
         ingestor.relationship(id).map { relationshipNode[$0] }
     }

@@ -109,9 +109,7 @@ extension PipelineRunner {
                 return written
             }
         }
-        var merged = IngestedDrop(zones: ZoneCatalog())
-        merged.rejects = rejects
-        let rejectRows = ReportTables.rejects(merged)
+        let rejectRows = ReportTables.rejects(rejects)
         jobs.append {
             let path = publisher.path("rejects/rejects.csv")
             let writer = try CSVReportWriter(path: path, header: ReportTables.rejectsHeader)

@@ -100,7 +100,7 @@ public struct PipelineRunner {
             timings.append((stage, Date().timeIntervalSince(clock)))
             clock = Date()
         }
-        var drop = try PipelineRunner.ingest(input: input, config: config, asOf: asOf, showProgress: showProgress)
+        let drop = try PipelineRunner.ingest(input: input, config: config, asOf: asOf, showProgress: showProgress)
         lap("ingest")
         let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
         stages.begin("compute")
@@ -134,7 +134,7 @@ public struct PipelineRunner {
                 try FileManager.default.createDirectory(
                     atPath: publisher.path(folder), withIntermediateDirectories: true)
             }
-            let rejectRows = ReportTables.rejects(drop)
+            let rejectRows = ReportTables.rejects(drop.rejects)
             var jobs: [() throws -> (String, Int, String)?] = reportTables.map { relative, table in
                 {
                     let path = publisher.path(relative)
@@ -165,7 +165,7 @@ public struct PipelineRunner {
             result.timings = timings
             let manifest = Manifest(
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: drop.accounts,
-                outputs: outputs, warnings: drop.warnings + warnings,
+                outputs: outputs, warnings: warnings,
                 failedImports: drop.failedImports.sorted(by: bytesLess),
                 timings: timings)
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))

@@ -185,8 +185,8 @@ public enum ReportTables {
 
     public static let rejectsHeader = ["file", "line", "kind", "reason", "raw"]
 
-    public static func rejects(_ drop: IngestedDrop) -> [[String?]] {
-        drop.rejects.enumerated().sorted {
+    public static func rejects(_ rejects: [RejectedRecord]) -> [[String?]] {
+        rejects.enumerated().sorted {
             if $0.element.file != $1.element.file { return bytesLess($0.element.file, $1.element.file) }
             if $0.element.line != $1.element.line { return $0.element.line < $1.element.line }
             return $0.offset < $1.offset

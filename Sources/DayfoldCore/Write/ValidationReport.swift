@@ -7,7 +7,7 @@ public enum ValidationReport {
                 + (account.failed.map { ",\"failed\":\(jsonString($0))" } ?? "")
                 + (account.skipped.map { ",\"skipped\":\(jsonString($0))" } ?? "") + "}"
         }
-        let rejects = ReportTables.rejects(drop).map { row in
+        let rejects = ReportTables.rejects(drop.rejects).map { row in
             "{\"file\":\(jsonString(row[0] ?? "")),\"line\":\(row[1] ?? "0"),\"kind\":\(jsonString(row[2] ?? "")),\"reason\":\(jsonString(row[3] ?? ""))}"
         }
         return "{\"files\":[" + files.joined(separator: ",") + "],\"rejects\":[" + rejects.joined(separator: ",") + "]}"

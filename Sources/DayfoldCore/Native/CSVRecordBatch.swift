@@ -1,36 +1,48 @@
 import Foundation
 
-/// A batch of parsed CSV records: field bytes back to back, their offsets,
-/// each record's start line and original text. Batches are what the parsing
-/// thread hands to the reading thread, so neither waits on the other per row.
+/// A batch of parsed CSV records: the input bytes they were read from (plus
+/// any unescaped field or normalised raw text after them), each field's byte
+/// range, each record's start line and raw text range. Batches are what the
+/// parsing thread hands to the reading thread, so neither waits on the other per row.
 final class CSVRecordBatch: @unchecked Sendable {
-    var bytes: [UInt8] = []
-    var starts: [Int] = []
-    var ends: [Int] = []
+    let bytes: [UInt8]
+    let starts: [Int]
+    let ends: [Int]
     /// Per record: one past its last field in `starts`/`ends`.
-    var recordEnds: [Int] = []
-    var lines: [Int] = []
-    var raw: [UInt8] = []
-    var rawEnds: [Int] = []
+    let recordEnds: [Int]
+    let lines: [Int]
+    let rawStarts: [Int]
+    let rawEnds: [Int]
 
     var count: Int { recordEnds.count }
 
-    init(reserve: Int = 1 << 20) {
-        bytes.reserveCapacity(reserve)
-        raw.reserveCapacity(reserve)
-    }
-
-    func appendField(_ field: UnsafeRawBufferPointer) {
-        starts.append(bytes.count)
-        bytes.append(contentsOf: field)
-        ends.append(bytes.count)
-    }
-
-    func endRecord(line: Int, raw text: [UInt8]) {
-        recordEnds.append(starts.count)
-        lines.append(line)
-        raw.append(contentsOf: text)
-        rawEnds.append(raw.count)
+    /// Seals a tokenizer's tables over `input` (the bytes the offsets point
+    /// into): extras are appended after the input and their offsets moved there.
+    init(input: [UInt8], tables: CSVTokenizer.Tables) {
+        var bytes = input
+        var starts = tables.starts
+        var ends = tables.ends
+        var rawStarts = tables.rawStarts
+        var rawEnds = tables.rawEnds
+        if !tables.extras.isEmpty {
+            let base = bytes.count
+            bytes.append(contentsOf: tables.extras)
+            for field in tables.fixFields {
+                starts[field] += base
+                ends[field] += base
+            }
+            for record in tables.fixRaw {
+                rawStarts[record] += base
+                rawEnds[record] += base
+            }
+        }
+        self.bytes = bytes
+        self.starts = starts
+        self.ends = ends
+        self.recordEnds = tables.recordEnds
+        self.lines = tables.lines
+        self.rawStarts = rawStarts
+        self.rawEnds = rawEnds
     }
 
     /// Points `record` at record `index` of this batch (field offsets are copied, bytes shared).
@@ -43,8 +55,8 @@ final class CSVRecordBatch: @unchecked Sendable {
         record.starts.append(contentsOf: starts[fieldStart..<fieldEnd])
         record.ends.append(contentsOf: ends[fieldStart..<fieldEnd])
         record.line = lines[index]
-        record.rawSource = raw
-        record.rawRange = (index == 0 ? 0 : rawEnds[index - 1])..<rawEnds[index]
+        record.rawSource = bytes
+        record.rawRange = rawStarts[index]..<rawEnds[index]
     }
 }
 

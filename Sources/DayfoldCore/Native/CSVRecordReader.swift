@@ -1,4 +1,3 @@
-import CCSV
 import Foundation
 
 /// Why a CSV file could not be read whole (the run fails: SPEC §9).
@@ -57,17 +56,13 @@ public final class CSVRecord {
     }
 }
 
-/// Streams a CSV file (RFC 4180 through libcsv) record by record, tracking the
-/// physical line where each record starts. Lines are fed to libcsv one at a
-/// time, which is what lets a record spanning lines keep its start line.
+/// Streams a CSV file (RFC 4180, see `CSVTokenizer`) record by record,
+/// tracking the physical line where each record starts. Parsing runs on its
+/// own thread a few batches ahead of the reader; a batch keeps the input bytes
+/// its records were read from, so a field costs two offsets, not a copy.
 public final class CSVRecordReader {
     private let stream: ByteStream
     public let path: String
-    private let parser: UnsafeMutablePointer<csv_parser>
-    private let sink = CSVSink()
-    private var lineNumber = 0
-    private var firstLine = true
-    private var pending: [UInt8] = []
     /// A batch is handed over at this many records or bytes (smaller: less memory in flight).
     var batchRecords = 4096
     var batchBytes = 1 << 20
@@ -75,20 +70,6 @@ public final class CSVRecordReader {
     public init(stream: ByteStream, path: String) throws {
         self.stream = stream
         self.path = path
-        parser = UnsafeMutablePointer<csv_parser>.allocate(capacity: 1)
-        if csv_init(parser, 0) != 0 {
-            parser.deallocate()
-            throw CSVReadError(path: path, line: 0, column: 0, detail: "libcsv: cannot initialise the parser")
-        }
-        // RFC 4180: spaces are data, never trimmed.
-        csv_set_space_func(parser, dayfold_csv_no_space)
-        // Fields may be large (a 10 MB field must parse): grow the buffer generously.
-        csv_set_blk_size(parser, 1 << 16)
-    }
-
-    deinit {
-        csv_free(parser)
-        parser.deallocate()
     }
 
     /// Calls `body` for every record, the header included (the caller decides).
@@ -126,95 +107,52 @@ public final class CSVRecordReader {
 
     /// Parses the whole stream into batches (on the producer thread).
     fileprivate func produce(_ emit: (CSVRecordBatch) -> Bool) throws {
-        let context = Unmanaged.passUnretained(sink).toOpaque()
-        sink.batch = CSVRecordBatch(reserve: batchBytes)
-        func flushIfFull() -> Bool {
-            guard sink.batch.count >= batchRecords || sink.batch.bytes.count >= batchBytes else { return true }
-            let full = sink.batch
-            sink.batch = CSVRecordBatch(reserve: batchBytes)
-            return emit(full)
-        }
-        while let chunk = try readChunk() {
-            var lineStart = 0
-            let count = chunk.count
-            while lineStart < count {
-                let newline = chunk.withUnsafeBufferPointer { buffer -> Int in
-                    guard let base = buffer.baseAddress else { return -1 }
-                    guard let hit = memchr(base + lineStart, 0x0A, count - lineStart) else { return -1 }
-                    return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                }
-                if newline < 0 {
-                    pending.append(contentsOf: chunk[lineStart...])
-                    break
-                }
-                if pending.isEmpty {
-                    try feedLine(chunk, lineStart, newline + 1, context)
-                } else {
-                    pending.append(contentsOf: chunk[lineStart...newline])
-                    let line = pending
-                    pending.removeAll(keepingCapacity: true)
-                    try feedLine(line, 0, line.count, context)
-                }
-                lineStart = newline + 1
+        var tokenizer = CSVTokenizer(path: path)
+        var tables = CSVTokenizer.Tables()
+        var buffer: [UInt8] = []
+        var scanFrom = 0
+        var atEnd = false
+        var first = true
+        // When a record outgrows the buffer, read until the buffer has doubled
+        // before scanning again (a 10 MB field is scanned a few times, not per chunk).
+        var readUntil = 0
+        while !atEnd {
+            if let chunk = try readChunk(tokenizer.line) {
+                buffer.append(contentsOf: chunk)
+            } else {
+                atEnd = true
             }
-            if !flushIfFull() { return }
+            if first {
+                if buffer.count < 3 && !atEnd { continue }
+                first = false
+                if buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { scanFrom = 3 }
+            }
+            if !atEnd && buffer.count < readUntil { continue }
+            let consumed = try buffer.withUnsafeBytes { raw in
+                try tokenizer.scan(raw, from: scanFrom, atEnd: atEnd, into: &tables)
+            }
+            readUntil = consumed == scanFrom ? buffer.count * 2 : 0
+            scanFrom = consumed
+            if atEnd || tables.count >= batchRecords || consumed >= batchBytes {
+                guard tables.count > 0 else { continue }
+                let tail = Array(buffer[consumed...])
+                buffer.removeSubrange(consumed...)
+                let batch = CSVRecordBatch(input: buffer, tables: tables)
+                tables = CSVTokenizer.Tables()
+                buffer = tail
+                buffer.reserveCapacity(batchBytes + (1 << 20))
+                scanFrom = 0
+                if !emit(batch) { return }
+            }
         }
-        if !pending.isEmpty {
-            let line = pending
-            pending.removeAll()
-            try feedLine(line, 0, line.count, context)
-        }
-        csv_fini(parser, csvFieldCallback, csvRecordCallback, context)
-        sink.finishRecord()
-        if sink.batch.count > 0 { _ = emit(sink.batch) }
     }
 
-    private func readChunk() throws -> [UInt8]? {
+    private func readChunk(_ line: Int) throws -> [UInt8]? {
         do {
             return try stream.nextChunk()
         } catch let error as ByteStreamError {
-            throw CSVReadError(
-                path: path, line: lineNumber + 1, column: 0, detail: "\(error.kind.rawValue): \(error.detail)")
+            throw CSVReadError(path: path, line: line, column: 0, detail: "\(error.kind.rawValue): \(error.detail)")
         }
-    }
-
-    private func feedLine(_ buffer: [UInt8], _ start: Int, _ end: Int, _ context: UnsafeMutableRawPointer) throws {
-        lineNumber += 1
-        var from = start
-        if firstLine {
-            firstLine = false
-            if end - start >= 3 && buffer[start] == 0xEF && buffer[start + 1] == 0xBB && buffer[start + 2] == 0xBF {
-                from += 3
-            }
-        }
-        if let bad = firstInvalidUTF8(buffer, from, end) {
-            throw CSVReadError(
-                path: path, line: lineNumber, column: bad - from + 1,
-                detail: "invalid UTF-8 (is this a binary file?); fix: re-export the file as UTF-8 text")
-        }
-        var contentEnd = end
-        while contentEnd > from && (buffer[contentEnd - 1] == 0x0A || buffer[contentEnd - 1] == 0x0D) {
-            contentEnd -= 1
-        }
-        if !sink.inRecord {
-            if contentEnd == from { return }  // blank line: skipped, not counted
-            sink.inRecord = true
-            sink.line = lineNumber
-            sink.raw.removeAll(keepingCapacity: true)
-        } else {
-            sink.raw.append(0x0A)
-        }
-        sink.raw.append(contentsOf: buffer[from..<contentEnd])
-        let length = end - from
-        let consumed = buffer.withUnsafeBufferPointer { raw -> Int in
-            guard let base = raw.baseAddress else { return 0 }
-            return csv_parse(parser, base + from, length, csvFieldCallback, csvRecordCallback, context)
-        }
-        if consumed != length {
-            let message = String(cString: csv_strerror(csv_error(parser)))
-            throw CSVReadError(path: path, line: lineNumber, column: consumed + 1, detail: "libcsv: \(message)")
-        }
-        sink.finishRecord()
     }
 }
 
@@ -236,79 +174,6 @@ final class CSVProducer: @unchecked Sendable {
             _ = channel.push(.failure(error))
         }
     }
-}
-
-/// Receives libcsv's callbacks; one per reader. Fields go straight into the
-/// current batch; a record is closed once its line has been fed.
-final class CSVSink {
-    var batch = CSVRecordBatch()
-    var inRecord = false
-    var complete = false
-    var line = 0
-    var raw: [UInt8] = []
-
-    func finishRecord() {
-        if complete {
-            complete = false
-            inRecord = false
-            batch.endRecord(line: line, raw: raw)
-        }
-    }
-}
-
-private func firstInvalidUTF8(_ buffer: [UInt8], _ start: Int, _ end: Int) -> Int? {
-    // Fast path: 8 bytes at a time while they are all ASCII.
-    var index = buffer.withUnsafeBytes { raw -> Int in
-        var position = start
-        while position + 8 <= end {
-            if raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
-            position += 8
-        }
-        return position
-    }
-    while index < end {
-        let byte = buffer[index]
-        if byte < 0x80 {
-            index += 1
-            continue
-        }
-        let length: Int
-        if byte & 0xE0 == 0xC0 && byte >= 0xC2 {
-            length = 2
-        } else if byte & 0xF0 == 0xE0 {
-            length = 3
-        } else if byte & 0xF8 == 0xF0 && byte <= 0xF4 {
-            length = 4
-        } else {
-            return index
-        }
-        if index + length > end { return index }
-        for offset in 1..<length where buffer[index + offset] & 0xC0 != 0x80 {
-            return index
-        }
-        if length == 3 {
-            let second = buffer[index + 1]
-            if (byte == 0xE0 && second < 0xA0) || (byte == 0xED && second >= 0xA0) { return index }
-        } else if length == 4 {
-            let second = buffer[index + 1]
-            if (byte == 0xF0 && second < 0x90) || (byte == 0xF4 && second >= 0x90) { return index }
-        }
-        index += length
-    }
-    return nil
-}
-
-private let csvFieldCallback: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = {
-    data, length, context in
-    guard let context else { return }
-    let sink = Unmanaged<CSVSink>.fromOpaque(context).takeUnretainedValue()
-    sink.batch.appendField(UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : length))
-}
-
-private let csvRecordCallback: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { _, context in
-    guard let context else { return }
-    let sink = Unmanaged<CSVSink>.fromOpaque(context).takeUnretainedValue()
-    sink.complete = true
 }
 
 extension CSVRecord {

@@ -14,7 +14,7 @@ struct SortedTableMerger {
         var cursors: [CSVRecordCursor] = []
         for path in inputs where FileManager.default.fileExists(atPath: path) {
             let cursor = CSVRecordCursor(
-                reader: try CSVRecordReader(stream: try openByteStream(path: path), path: path))
+                reader: try CSVRecordReader(stream: try openByteStream(path: path, chunkSize: 64 << 10), path: path))
             _ = try cursor.next()  // header
             cursors.append(cursor)
         }

@@ -11,7 +11,7 @@ extension DropIngestor {
         let spec = columns([("id", true), ("relationship_id", true), ("local_date", true), ("card_key", true)])
         var candidates: [CardCandidate] = []
         var ids = ByteKeyTable()
-        var keys = ByteKeyTable()
+        var keys = FingerprintMap()
         for file in layout.infoCards {
             try readCSV(file, kind: "info_cards", columns: spec) { row, account in
                 let id = row.slice(0)

@@ -13,19 +13,16 @@ extension DropIngestor {
         var account: Int
     }
 
-    /// The composite idempotency key (relationship, date, kind, source key) as bytes.
+    /// The fingerprint of the composite idempotency key (relationship, date, kind, source key).
     func idempotencyKey(
         _ relationship: Int, _ date: LocalDate, _ kind: ArraySlice<UInt8>, _ sourceKey: ArraySlice<UInt8>
-    )
-        -> ArraySlice<UInt8>
-    {
-        keyBuffer.removeAll(keepingCapacity: true)
-        withUnsafeBytes(of: Int64(relationship).littleEndian) { keyBuffer.append(contentsOf: $0) }
-        withUnsafeBytes(of: date.days.littleEndian) { keyBuffer.append(contentsOf: $0) }
-        keyBuffer.append(contentsOf: kind)
-        keyBuffer.append(0)
-        keyBuffer.append(contentsOf: sourceKey)
-        return keyBuffer[...]
+    ) -> UInt64 {
+        var key = Fingerprint()
+        key.combine(Int64(relationship))
+        key.combine(Int64(date.days))
+        key.combine(kind)
+        key.combine(sourceKey)
+        return key.value
     }
 
     /// Registers a task id (new ids start as `.none`).
@@ -46,7 +43,7 @@ extension DropIngestor {
             ("snapshot", false), ("completion_summary", false),
         ])
         var candidates: [InstanceCandidate] = []
-        var keys = ByteKeyTable()
+        var keys = FingerprintMap()
         var kinds = ByteInterner()
         var zoneNames = ByteKeyTable()
         var zoneOfName: [ZoneID?] = []
@@ -94,6 +91,7 @@ extension DropIngestor {
         var lastByID = [Int](repeating: -1, count: taskIDs.count)
         for (position, candidate) in candidates.enumerated() { lastByID[Int(candidate.idKey)] = position }
         var lastByKey = [Int](repeating: -1, count: keys.count)
+        acceptedInstanceKeys = [Bool](repeating: false, count: keys.count)
         for (position, candidate) in candidates.enumerated() where lastByID[Int(candidate.idKey)] == position {
             lastByKey[Int(candidate.idempotencyKey)] = position
         }
@@ -125,7 +123,7 @@ extension DropIngestor {
                     valueTask: candidate.schema.valueCapture,
                     informational: kind == "REMINDER" && candidate.schema.informational, fromLog: false,
                     order: position))
-            acceptedInstanceKeys.insert(candidate.idempotencyKey)
+            acceptedInstanceKeys[Int(candidate.idempotencyKey)] = true
         }
         for (loser, kept) in merged { taskOfID[Int(loser)] = taskOfID[Int(kept)] }
         instanceKeys = keys

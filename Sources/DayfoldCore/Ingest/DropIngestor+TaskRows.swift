@@ -1,26 +1,6 @@
 /// tasks/status_events and tasks/value_entries: rows that name a task, with
 /// the same reject → ignore → duplicate → accepted path (SPEC §1.3, §9).
 extension DropIngestor {
-    /// The offline-retry key (relationship, device, operation) as bytes; NULL devices compare equal.
-    private func retryKey(
-        _ relationship: ArraySlice<UInt8>, _ device: ArraySlice<UInt8>?, _ operation: ArraySlice<UInt8>
-    )
-        -> ArraySlice<UInt8>
-    {
-        keyBuffer.removeAll(keepingCapacity: true)
-        keyBuffer.append(contentsOf: relationship)
-        keyBuffer.append(0)
-        if let device {
-            keyBuffer.append(1)
-            keyBuffer.append(contentsOf: device)
-        } else {
-            keyBuffer.append(2)
-        }
-        keyBuffer.append(0)
-        keyBuffer.append(contentsOf: operation)
-        return keyBuffer[...]
-    }
-
     func readStatusEvents() throws {
         let spec = columns([
             ("id", true), ("daily_task_instance_id", true), ("relationship_id", true), ("device_id", false),
@@ -81,21 +61,28 @@ extension DropIngestor {
             row.fate = .ignored
             return nil
         }
-        if dedup.ids.find(reference.id) != nil {
+        // Keys are kept as 64-bit fingerprints (as health samples are): one
+        // probe of a flat table each, 8 bytes per accepted row.
+        var idKey = Fingerprint()
+        idKey.combine(reference.id)
+        if dedup.ids.contains(idKey.value) {
             row.fate = .duplicate
             return nil
         }
-        var retry: ArraySlice<UInt8>?
+        var retry: UInt64?
         if let operation = row.slice(4) {
-            let key = retryKey(reference.relationshipID, row.slice(3), operation)
-            if dedup.retries.find(key) != nil {
+            var key = Fingerprint()
+            key.combine(reference.relationshipID)
+            key.combine(row.slice(3))
+            key.combine(operation)
+            if dedup.retries.contains(key.value) {
                 row.fate = .duplicate
                 return nil
             }
-            retry = key
+            retry = key.value
         }
-        _ = dedup.ids.intern(reference.id)
-        if let retry { _ = dedup.retries.intern(retry) }
+        _ = dedup.ids.insert(idKey.value)
+        if let retry { _ = dedup.retries.insert(retry) }
         row.fate = .accepted
         return task
     }
@@ -147,9 +134,10 @@ extension DropIngestor {
     }
 }
 
-/// Ids and offline-retry keys already accepted (events and value entries
-/// have separate key spaces, SPEC §9).
+/// Fingerprints of the ids and offline-retry keys (relationship, device,
+/// operation; NULL devices compare equal) already accepted. Events and value
+/// entries have separate key spaces (SPEC §9).
 struct TaskRowDeduplicator {
-    var ids = ByteKeyTable()
-    var retries = ByteKeyTable()
+    var ids = FingerprintSet()
+    var retries = FingerprintSet()
 }

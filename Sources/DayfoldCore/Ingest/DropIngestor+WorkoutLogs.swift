@@ -64,7 +64,7 @@ extension DropIngestor {
         for position in live {
             let candidate = candidates[position]
             guard lastByID[candidate.idKey] == position, lastByKey[candidate.key] == position,
-                !acceptedInstanceKeys.contains(candidate.key)
+                !(Int(candidate.key) < acceptedInstanceKeys.count && acceptedInstanceKeys[Int(candidate.key)])
             else {
                 count(candidate.account, .duplicate)
                 continue

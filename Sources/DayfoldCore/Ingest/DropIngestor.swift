@@ -15,11 +15,10 @@ public final class DropIngestor {
     /// Per task id: what an event naming it refers to (ids merged into another
     /// by idempotency key share the kept task's state).
     var taskOfID: [TaskReference] = []
-    /// Idempotency keys of instances (logs add theirs) and those of accepted instances.
-    var instanceKeys = ByteKeyTable()
-    var acceptedInstanceKeys: Set<Int32> = []
-    /// A reusable buffer for composite keys.
-    var keyBuffer: [UInt8] = []
+    /// Fingerprints of the idempotency keys of instances (logs add theirs) →
+    /// a dense index, and per index whether an accepted instance holds it.
+    var instanceKeys = FingerprintMap()
+    var acceptedInstanceKeys: [Bool] = []
 
     /// What a task id resolves to.
     enum TaskReference {

@@ -8,8 +8,11 @@ struct ByteKeyTable {
     private var arena: [UInt8] = []
     private var offsets: [Int] = [0]
     private var hashes: [UInt64] = []
-    /// Slot → key index + 1 (0 = empty).
-    private var slots: [Int32] = Array(repeating: 0, count: 256)
+    /// Slot → the key's hash in the high 32 bits and its index + 1 in the low
+    /// 32 (0 = empty): a probe rules out other keys without touching `hashes`,
+    /// `offsets` or the arena, which on tables of millions of ids is a cache
+    /// miss each.
+    private var slots: [UInt64] = Array(repeating: 0, count: 256)
 
     var count: Int { hashes.count }
 
@@ -21,6 +24,8 @@ struct ByteKeyTable {
 
     /// The key's bytes.
     func key(_ index: Int32) -> ArraySlice<UInt8> { arena[offsets[Int(index)]..<offsets[Int(index) + 1]] }
+
+    @inline(__always) private static func tag(_ hash: UInt64) -> UInt64 { hash & 0xFFFF_FFFF_0000_0000 }
 
     private func equals(_ index: Int, _ bytes: ArraySlice<UInt8>) -> Bool {
         let start = offsets[index]
@@ -34,44 +39,46 @@ struct ByteKeyTable {
         }
     }
 
-    /// The index of `bytes`, or nil when it was never interned.
-    func find(_ bytes: ArraySlice<UInt8>) -> Int32? {
-        let hash = ByteKeyTable.hash(bytes)
+    /// The slot holding `bytes`, or the empty slot where it would go.
+    @inline(__always) private func probe(_ bytes: ArraySlice<UInt8>, _ hash: UInt64) -> (slot: Int, found: Int32?) {
         let mask = slots.count - 1
+        let tag = Self.tag(hash)
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
-            let entry = Int(slots[slot])
-            if entry == 0 { return nil }
-            if hashes[entry - 1] == hash && equals(entry - 1, bytes) { return Int32(entry - 1) }
+            let entry = slots[slot]
+            if entry == 0 { return (slot, nil) }
+            let index = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+            if entry & 0xFFFF_FFFF_0000_0000 == tag && equals(index, bytes) {
+                return (slot, Int32(index))
+            }
             slot = (slot + 1) & mask
         }
+    }
+
+    /// The index of `bytes`, or nil when it was never interned.
+    func find(_ bytes: ArraySlice<UInt8>) -> Int32? {
+        probe(bytes, ByteKeyTable.hash(bytes)).found
     }
 
     /// The index of `bytes`, adding it when new; `isNew` says which.
     mutating func intern(_ bytes: ArraySlice<UInt8>) -> (index: Int32, isNew: Bool) {
         let hash = ByteKeyTable.hash(bytes)
-        var mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let entry = Int(slots[slot])
-            if entry == 0 { break }
-            if hashes[entry - 1] == hash && equals(entry - 1, bytes) { return (Int32(entry - 1), false) }
-            slot = (slot + 1) & mask
-        }
+        let (slot, found) = probe(bytes, hash)
+        if let found { return (found, false) }
         let index = hashes.count
         arena.append(contentsOf: bytes)
         offsets.append(arena.count)
         hashes.append(hash)
         if (index + 1) * 10 > slots.count * 7 {
             slots = Array(repeating: 0, count: slots.count * 2)
-            mask = slots.count - 1
+            let mask = slots.count - 1
             for (existing, existingHash) in hashes.enumerated() {
                 var position = Int(truncatingIfNeeded: existingHash) & mask
                 while slots[position] != 0 { position = (position + 1) & mask }
-                slots[position] = Int32(existing + 1)
+                slots[position] = Self.tag(existingHash) | UInt64(existing + 1)
             }
         } else {
-            slots[slot] = Int32(index + 1)
+            slots[slot] = Self.tag(hash) | UInt64(index + 1)
         }
         return (Int32(index), true)
     }

@@ -29,6 +29,15 @@ struct FingerprintMap {
         }
     }
 
+    /// The dense index of `key` (0, 1, 2… in order of first sight), adding it
+    /// when new. Use either this or the subscript setter on one map, not both.
+    mutating func intern(_ key: UInt64) -> (index: Int32, isNew: Bool) {
+        if let index = self[key] { return (index, false) }
+        let index = Int32(count)
+        self[key] = index
+        return (index, true)
+    }
+
     private mutating func grow() {
         let oldKeys = keys
         let oldValues = values

@@ -54,14 +54,47 @@ public final class DropIngestor {
         try readPreferences()
         try readInstances()
         try readWorkoutLogs()
-        try readStatusEvents()
-        try readValueEntries()
-        try readInfoCards()
-        try readJournal()
-        try readHealthCSV()
-        try readHealthXML()
+        try readTaskRowsAndUserData()
         options.progress?.reading(bytesDone: layout.totalBytes, rows: drop.rowsRead, force: true)
         return drop
+    }
+
+    /// Once instances and logs are read, the task rows (events, value
+    /// entries, info cards) and the user data (journal, health) depend only on
+    /// what is known so far and never on each other, so they are read side by
+    /// side: user data by a second ingestor that starts from a copy of this
+    /// one's state and hands back what it added. The result is the same as
+    /// reading them in sequence (same accounts order, same rejects); when both
+    /// fail, the task rows' error is the one reported, as before.
+    private func readTaskRowsAndUserData() throws {
+        var sideOptions = options
+        sideOptions.progress = nil
+        let side = DropIngestor(layout: layout, options: sideOptions, zones: drop.zones)
+        side.drop = drop
+        side.relationshipTable = relationshipTable
+        side.relationshipOfKey = relationshipOfKey
+        let accountsAtFork = drop.accounts.count
+        let rejectsAtFork = drop.rejects.count
+        let jobs = ParallelJobs<Bool>([
+            {
+                try self.readStatusEvents()
+                try self.readValueEntries()
+                try self.readInfoCards()
+                return true
+            },
+            {
+                try side.readJournal()
+                try side.readHealthCSV()
+                try side.readHealthXML()
+                return true
+            },
+        ])
+        _ = try jobs.run()
+        drop.accounts += side.drop.accounts[accountsAtFork...]
+        drop.rejects += side.drop.rejects[rejectsAtFork...]
+        drop.journal = side.drop.journal
+        drop.healthDays = side.drop.healthDays
+        drop.failedImports = side.drop.failedImports
     }
 
     /// Input bytes of the files finished so far, and rows read (for progress).

@@ -10,8 +10,11 @@ public enum FactsStage {
             zones.zones.localDate(zones.zone($0.clientUserID, at: asOf), asOf.instant)
         }
         let outcomes = TaskOutcomeCalculator.outcomes(drop, asOf: asOf.instant)
+        // Only the owned relationships' day tables: a partition holds every
+        // relationship of the subjects, and building the others' tables (from
+        // their start to today) made each partition grow with the whole drop.
         let days = RelationshipDayBuilder.build(
-            drop, outcomes: outcomes, today: today, streakThreshold: config.streakThreshold)
+            drop, outcomes: outcomes, today: today, streakThreshold: config.streakThreshold, owned: owned)
         let streaks = drop.relationships.indices.compactMap {
             StreakCalculator.summary(days[$0], relationship: $0, today: today[$0])
         }

@@ -1,18 +1,20 @@
 import Dispatch
 import Foundation
 
-/// Runs independent jobs (each writes its own output file) on all cores and
-/// returns their results in job order, so outputs stay deterministic.
-/// The jobs read only immutable run results.
+/// Runs independent jobs on all cores and returns their results in job
+/// order, so outputs stay deterministic; when jobs fail, the error of the
+/// first failing job in job order is thrown (not the first in time).
+/// Each job reads shared state only or writes state no other job touches.
 final class ParallelJobs<Result>: @unchecked Sendable {
     private let jobs: [() throws -> Result]
     private var results: [Result?]
-    private var firstError: (any Error)?
+    private var errors: [(any Error)?]
     private let lock = NSLock()
 
     init(_ jobs: [() throws -> Result]) {
         self.jobs = jobs
         results = Array(repeating: nil, count: jobs.count)
+        errors = Array(repeating: nil, count: jobs.count)
     }
 
     func run() throws -> [Result] {
@@ -24,11 +26,11 @@ final class ParallelJobs<Result>: @unchecked Sendable {
                 lock.unlock()
             } catch {
                 lock.lock()
-                if firstError == nil { firstError = error }
+                errors[index] = error
                 lock.unlock()
             }
         }
-        if let firstError { throw firstError }
+        if let error = errors.lazy.compactMap({ $0 }).first { throw error }
         return results.compactMap { $0 }
     }
 }

@@ -36,6 +36,7 @@ extension PipelineRunner {
 
     func runPartitioned(_ layout: DropLayout, partitions: Int, publisher: OutputPublisher) throws -> PartitionedParts {
         limitMallocArenas()
+        debugRSS("start")
         let spill = publisher.path(".spill")
         defer { try? FileManager.default.removeItem(atPath: spill) }
         let options = IngestOptions(
@@ -135,12 +136,16 @@ extension PipelineRunner {
     }
 }
 
-/// Peak RSS so far, on stderr, when DAYFOLD_DEBUG_RSS is set (for tuning the budget).
+private let debugClock = Date()
+
+/// Peak RSS so far and seconds since start, on stderr, when DAYFOLD_DEBUG_RSS
+/// is set (for tuning the budget).
 func debugRSS(_ label: String) {
     guard ProcessInfo.processInfo.environment["DAYFOLD_DEBUG_RSS"] != nil,
         let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
         let peak = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM") }),
         let now = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS") })
     else { return }
-    FileHandle.standardError.write(Data("dayfold: \(label): \(peak) \(now)\n".utf8))
+    let seconds = String(format: "%.1f", Date().timeIntervalSince(debugClock))
+    FileHandle.standardError.write(Data("dayfold: \(seconds) s \(label): \(peak) \(now)\n".utf8))
 }

@@ -159,6 +159,10 @@ public struct PipelineRunner {
                 try rejects.finish()
                 return ("rejects/rejects.csv", rejects.rows, try SHA256Hasher.hex(file: path))
             }
+            // Jobs are taken in order by whichever core is free: the largest
+            // tables (the event snapshot, then the coach summary) go first so
+            // they do not start last and run alone.
+            jobs = [jobs[4], jobs[0]] + jobs[1..<4] + jobs[5...]
             let written = try ParallelJobs(jobs).run()
             let outputs = written.compactMap { $0 }.sorted { bytesLess($0.0, $1.0) }
             lap("write")

@@ -38,6 +38,26 @@ import Testing
         #expect(result.stderr.contains("tasks/instances/i.csv:"))
     }
 
+    /// Task rows and user data are read side by side; when both hold a file
+    /// that cannot be read, the error is the one a reading in order meets first.
+    @Test func twoUnreadableFilesReportTheTaskFileFirstEveryTime() throws {
+        var binary = Array("id,daily_task_instance_id,relationship_id,to_status,occurred_at\n".utf8)
+        binary += [0xFF, 0xFE, 0x0A]
+        var journal = Array("entry_id,user_id,cooked_at,revision\n".utf8)
+        journal += [0xC3, 0x28, 0x0A]
+        let root = try drop([
+            "subjects/relationships.csv": Array(Self.relationships.utf8),
+            "tasks/status_events/e.csv": binary, "journal/j.csv": journal,
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        for _ in 0..<3 {
+            let result = try validate(root)
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("tasks/status_events/e.csv:2:1"), "\(result.stderr)")
+            #expect(!result.stderr.contains("journal/j.csv"))
+        }
+    }
+
     @Test func truncatedZstdTaskFileFailsTheRun() throws {
         let root = try drop(["subjects/relationships.csv": Array(Self.relationships.utf8)])
         defer { try? FileManager.default.removeItem(at: root) }

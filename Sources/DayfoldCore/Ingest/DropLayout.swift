@@ -23,7 +23,12 @@ public struct DropLayout: Sendable {
     /// Apple Health exports: user id (the folder name) and file.
     public var healthXML: [(user: String, file: File)] = []
 
-    public init(root: String) throws {
+    public init(root given: String) throws {
+        // Absolute paths: a partitioned run links subject files into its
+        // spill folders, and a link to a relative path would point nowhere.
+        let root =
+            given.hasPrefix("/")
+            ? given : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(given)
         self.root = root
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {

@@ -16,3 +16,17 @@ public func bytesLess(_ lhs: String, _ rhs: String) -> Bool {
         }
     }
 }
+
+/// `bytesLess` for byte slices (the same unsigned-byte order).
+func bytesLess(_ lhs: ArraySlice<UInt8>, _ rhs: ArraySlice<UInt8>) -> Bool {
+    lhs.withUnsafeBufferPointer { a in
+        rhs.withUnsafeBufferPointer { b in
+            let common = min(a.count, b.count)
+            if common > 0, let x = a.baseAddress, let y = b.baseAddress {
+                let order = memcmp(x, y, common)
+                if order != 0 { return order < 0 }
+            }
+            return a.count < b.count
+        }
+    }
+}

@@ -7,6 +7,17 @@ public protocol ByteStream: AnyObject {
     /// The next chunk of bytes, or `nil` at the end of the stream.
     /// Throws `ByteStreamError` when the underlying file cannot be read whole.
     func nextChunk() throws -> [UInt8]?
+
+    /// Appends the next chunk to `buffer`; false at the end of the stream.
+    func append(to buffer: inout [UInt8]) throws -> Bool
+}
+
+extension ByteStream {
+    public func append(to buffer: inout [UInt8]) throws -> Bool {
+        guard let chunk = try nextChunk() else { return false }
+        buffer.append(contentsOf: chunk)
+        return true
+    }
 }
 
 /// Why a byte stream could not be read whole.
@@ -33,6 +44,7 @@ public func openByteStream(path: String, chunkSize: Int = 1 << 20) throws -> Byt
 public final class FileByteStream: ByteStream {
     private let fd: Int32
     private let chunkSize: Int
+    private var scratch: [UInt8] = []
     public let path: String
 
     public init(path: String, chunkSize: Int = 1 << 20) throws {
@@ -46,6 +58,26 @@ public final class FileByteStream: ByteStream {
     }
 
     deinit { close(fd) }
+
+    /// Reads into one scratch chunk kept for the stream's life and appends
+    /// it to the caller's buffer: no chunk array to allocate and fault in for
+    /// every megabyte.
+    public func append(to buffer: inout [UInt8]) throws -> Bool {
+        if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: chunkSize) }
+        let count = scratch.withUnsafeMutableBytes { raw -> Int in
+            while true {
+                let n = read(fd, raw.baseAddress, raw.count)
+                if n < 0 && errno == EINTR { continue }
+                return n
+            }
+        }
+        guard count >= 0 else {
+            throw ByteStreamError(kind: .read, path: path, detail: String(cString: strerror(errno)))
+        }
+        if count == 0 { return false }
+        buffer.append(contentsOf: scratch[0..<count])
+        return true
+    }
 
     public func nextChunk() throws -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: chunkSize)

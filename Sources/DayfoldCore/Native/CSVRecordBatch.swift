@@ -17,9 +17,11 @@ final class CSVRecordBatch: @unchecked Sendable {
     var count: Int { recordEnds.count }
 
     /// Seals a tokenizer's tables over `input` (the bytes the offsets point
-    /// into): extras are appended after the input and their offsets moved there.
-    init(input: [UInt8], tables: CSVTokenizer.Tables) {
-        var bytes = input
+    /// into, taken over without a copy): extras are appended after the input
+    /// and their offsets moved there.
+    init(input: inout [UInt8], tables: CSVTokenizer.Tables) {
+        var bytes: [UInt8] = []
+        swap(&bytes, &input)
         var starts = tables.starts
         var ends = tables.ends
         var rawStarts = tables.rawStarts

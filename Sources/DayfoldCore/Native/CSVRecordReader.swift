@@ -117,11 +117,7 @@ public final class CSVRecordReader {
         // before scanning again (a 10 MB field is scanned a few times, not per chunk).
         var readUntil = 0
         while !atEnd {
-            if let chunk = try readChunk(tokenizer.line) {
-                buffer.append(contentsOf: chunk)
-            } else {
-                atEnd = true
-            }
+            if try !readChunk(into: &buffer, tokenizer.line) { atEnd = true }
             if first {
                 if buffer.count < 3 && !atEnd { continue }
                 first = false
@@ -135,11 +131,11 @@ public final class CSVRecordReader {
             scanFrom = consumed
             if atEnd || tables.count >= batchRecords || consumed >= batchBytes {
                 guard tables.count > 0 else { continue }
-                let tail = Array(buffer[consumed...])
+                var input = Array(buffer[consumed...])
                 buffer.removeSubrange(consumed...)
-                let batch = CSVRecordBatch(input: buffer, tables: tables)
+                swap(&input, &buffer)
+                let batch = CSVRecordBatch(input: &input, tables: tables)
                 tables = CSVTokenizer.Tables()
-                buffer = tail
                 buffer.reserveCapacity(batchBytes + (1 << 20))
                 scanFrom = 0
                 if !emit(batch) { return }
@@ -147,9 +143,9 @@ public final class CSVRecordReader {
         }
     }
 
-    private func readChunk(_ line: Int) throws -> [UInt8]? {
+    private func readChunk(into buffer: inout [UInt8], _ line: Int) throws -> Bool {
         do {
-            return try stream.nextChunk()
+            return try stream.append(to: &buffer)
         } catch let error as ByteStreamError {
             throw CSVReadError(path: path, line: line, column: 0, detail: "\(error.kind.rawValue): \(error.detail)")
         }

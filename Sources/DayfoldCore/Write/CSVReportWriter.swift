@@ -36,6 +36,49 @@ public final class CSVReportWriter {
         if buffer.count >= 1 << 20 { try flush() }
     }
 
+    /// Appends a record read back from a spill file (written without the
+    /// formula guard): fields are copied as bytes; only a field that may need
+    /// the guard goes through `escape`, so the output is the same as `append(row:)`.
+    func append(record: CSVRecord) throws {
+        let bytes = record.bytes
+        for index in 0..<record.fieldCount {
+            if index > 0 { buffer.append(0x2C) }
+            let start = record.starts[index]
+            let end = record.ends[index]
+            guard start < end else { continue }
+            let first = bytes[start]
+            if guardFormulas
+                && (first == 0x3D || first == 0x2B || first == 0x2D || first == 0x40 || first == 0x09
+                    || first == 0x0D)
+            {
+                CSVReportWriter.escape(
+                    String(decoding: bytes[start..<end], as: UTF8.self), into: &buffer, guardFormulas: true)
+                continue
+            }
+            var needsQuotes = false
+            for position in start..<end {
+                let byte = bytes[position]
+                if byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D {
+                    needsQuotes = true
+                    break
+                }
+            }
+            if !needsQuotes {
+                buffer.append(contentsOf: bytes[start..<end])
+                continue
+            }
+            buffer.append(0x22)
+            for position in start..<end {
+                if bytes[position] == 0x22 { buffer.append(0x22) }
+                buffer.append(bytes[position])
+            }
+            buffer.append(0x22)
+        }
+        buffer.append(0x0A)
+        rows += 1
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
     private func flush() throws {
         try handle.write(contentsOf: buffer)
         buffer.removeAll(keepingCapacity: true)

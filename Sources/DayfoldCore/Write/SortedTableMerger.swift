@@ -9,7 +9,10 @@ struct SortedTableMerger {
     /// The column the table is sorted by first (relationship_id or user_id).
     var keyColumn: Int
 
-    /// Writes the merge; returns the number of rows.
+    /// Writes the merge; returns the number of rows. Rows stay as the
+    /// cursors' records (bytes and field offsets): keys are compared as bytes,
+    /// values parsed from bytes into the row group's columns, and report rows
+    /// copied field by field, so a row costs no String per field.
     func merge(inputs: [String], report: String?, snapshot: String, debug: String?) throws -> Int {
         var cursors: [CSVRecordCursor] = []
         for path in inputs where FileManager.default.fileExists(atPath: path) {
@@ -22,7 +25,7 @@ struct SortedTableMerger {
         let reportWriter = try report.map { try CSVReportWriter(path: $0, header: header) }
         let debugWriter = try debug.map { try CSVReportWriter(path: $0, header: header) }
         let parquet = try ParquetFileWriter(path: snapshot, fields: fields)
-        var heads: [[String?]?] = try cursors.map { try SortedTableMerger.row($0) }
+        var heads: [CSVRecord?] = try cursors.map { try $0.next() }
         // Typed columns of the row group being filled (no second copy of the rows).
         var columns = fields.map { ColumnAccumulator(type: $0.type) }
         var buffered = 0
@@ -32,25 +35,39 @@ struct SortedTableMerger {
             for index in columns.indices { columns[index].reset() }
             buffered = 0
         }
+        // The cursor holding the smallest (key, partition); it stays chosen
+        // while its key does not change (a relationship's rows are
+        // contiguous), so the partitions are compared only at key changes,
+        // not per row.
+        var chosenKey: [UInt8] = []
+        var best: Int?
         while true {
-            var best: Int?
-            for (position, head) in heads.enumerated() {
-                guard let head else { continue }
-                if let current = best, let currentHead = heads[current],
-                    !bytesLess(head[keyColumn] ?? "", currentHead[keyColumn] ?? "")
-                {
-                    continue
+            if let current = best, let head = heads[current], Self.key(head, keyColumn).elementsEqual(chosenKey) {
+                // Same key as the row just taken: no other partition can come before it.
+            } else {
+                best = nil
+                for (position, head) in heads.enumerated() {
+                    guard let head else { continue }
+                    if let current = best, let currentHead = heads[current],
+                        !bytesLess(Self.key(head, keyColumn), Self.key(currentHead, keyColumn))
+                    {
+                        continue
+                    }
+                    best = position
                 }
-                best = position
+                if let chosen = best, let head = heads[chosen] {
+                    chosenKey.removeAll(keepingCapacity: true)
+                    chosenKey.append(contentsOf: Self.key(head, keyColumn))
+                }
             }
             guard let chosen = best, let row = heads[chosen] else { break }
-            try reportWriter?.append(row: row)
-            try debugWriter?.append(row: row)
-            for (index, text) in row.enumerated() where index < columns.count { columns[index].append(text) }
+            try reportWriter?.append(record: row)
+            try debugWriter?.append(record: row)
+            for index in columns.indices where index < row.fieldCount { columns[index].append(row, index) }
             buffered += 1
             rows += 1
             if buffered == TableWriters.rowGroupRows { try flush() }
-            heads[chosen] = try SortedTableMerger.row(cursors[chosen])
+            heads[chosen] = try cursors[chosen].next()
         }
         if buffered > 0 || rows == 0 { try flush() }
         try parquet.close()
@@ -59,11 +76,11 @@ struct SortedTableMerger {
         return rows
     }
 
-    private static func row(_ cursor: CSVRecordCursor) throws -> [String?]? {
-        guard let record = try cursor.next() else { return nil }
-        return (0..<record.fieldCount).map { record.string($0) }
+    /// The key field's bytes (empty for NULL, which sorts first as "" did).
+    private static func key(_ record: CSVRecord, _ column: Int) -> ArraySlice<UInt8> {
+        guard column < record.fieldCount else { return [] }
+        return record.bytes[record.starts[column]..<record.ends[column]]
     }
-
 }
 
 /// One column of a row group, typed as it is read back from a spill file
@@ -78,14 +95,20 @@ struct ColumnAccumulator {
 
     init(type: ParquetType) { self.type = type }
 
-    mutating func append(_ text: String?) {
+    /// Appends field `index` of `record`, parsed from its bytes as the
+    /// whole run's values were written (NULL: an empty field).
+    mutating func append(_ record: CSVRecord, _ index: Int) {
+        let start = record.starts[index]
+        let end = record.ends[index]
+        let null = start == end
+        let bytes = record.bytes
         switch type {
-        case .string: strings.append(text)
-        case .date, .int32: dates.append(text.flatMap(LocalDate.init).map(\.days))
-        case .int64: ints.append(text.flatMap { Int64($0) })
-        case .timestampMicros: ints.append(text.flatMap(parseAsOf)?.instant.micros)
-        case .double: doubles.append(text.flatMap { Double($0) })
-        case .boolean: bools.append(text.map { $0 == "true" })
+        case .string: strings.append(null ? nil : String(decoding: bytes[start..<end], as: UTF8.self))
+        case .date, .int32: dates.append(null ? nil : LocalDate.parse(bytes, start, end)?.days)
+        case .int64: ints.append(null ? nil : parseInteger(bytes, start, end))
+        case .timestampMicros: ints.append(null ? nil : InstantParser.parse(bytes, start, end)?.instant.micros)
+        case .double: doubles.append(null ? nil : parseDouble(bytes, start, end))
+        case .boolean: bools.append(null ? nil : bytes[start..<end].elementsEqual("true".utf8))
         }
     }
 

@@ -46,6 +46,24 @@ import Testing
         #expect(different.isEmpty, "\(different)")
     }
 
+    /// Spill folders link the subject files: a drop given by a relative path
+    /// (as users type it) must still be found from there.
+    @Test func aRelativeInputPathWorksUnderABudget() throws {
+        let output = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try DayfoldProcess.run(
+            [
+                "run", "Pipelines/sample.json", "--input", "SampleData/demo", "--output",
+                output.appendingPathComponent("out").path, "--as-of", "2026-03-31T18:00:00Z", "--max-memory", "100K",
+            ], currentDirectory: TestPaths.repositoryRoot)
+        #expect(result.status == 0, "\(result.stderr)")
+        let manifest = try String(
+            contentsOf: output.appendingPathComponent("out/manifest.json"), encoding: .utf8)
+        #expect(
+            manifest.contains("\"rows_read\": 7082") || manifest.contains("\"rows_read\":7082")
+                || result.stdout.contains("7082 rows read"))
+    }
+
     @Test func sampleDropPartitionedIsIdentical() throws {
         let different = try Self.differences(
             input: TestPaths.repositoryRoot.appendingPathComponent("SampleData/demo"),

@@ -30,3 +30,14 @@ func bytesLess(_ lhs: ArraySlice<UInt8>, _ rhs: ArraySlice<UInt8>) -> Bool {
         }
     }
 }
+
+/// `bytesLess` for two ranges of one buffer.
+@inline(__always)
+func bytesLess(_ buffer: UnsafeBufferPointer<UInt8>, _ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
+    let common = min(lhs.count, rhs.count)
+    if common > 0, let base = buffer.baseAddress {
+        let order = memcmp(base + lhs.lowerBound, base + rhs.lowerBound, common)
+        if order != 0 { return order < 0 }
+    }
+    return lhs.count < rhs.count
+}

@@ -35,7 +35,7 @@ public struct OutputTable {
     func columns(_ range: Range<Int>) -> [ParquetColumnData] {
         var ints = [[Int64?]](repeating: [], count: fields.count)
         var doubles = [[Double?]](repeating: [], count: fields.count)
-        var strings = [[String?]](repeating: [], count: fields.count)
+        var strings = [ParquetByteColumn](repeating: ParquetByteColumn(), count: fields.count)
         var bools = [[Bool?]](repeating: [], count: fields.count)
         var dates = [[Int32?]](repeating: [], count: fields.count)
         for index in range {
@@ -57,7 +57,7 @@ public struct OutputTable {
             case .date: return .int32(dates[position])
             case .int64, .timestampMicros: return .int64(ints[position])
             case .double: return .double(doubles[position])
-            case .string: return .string(strings[position])
+            case .string: return .utf8(strings[position])
             }
         }
     }

@@ -43,6 +43,7 @@ public enum SnapshotInspector {
             return type == .timestampMicros ? Instant(micros: value).description : String(value)
         case .double(let values): return values[index].map(formatNumber) ?? "NULL"
         case .string(let values): return values[index] ?? "NULL"
+        case .utf8(let column): return column.strings[index] ?? "NULL"
         }
     }
 }

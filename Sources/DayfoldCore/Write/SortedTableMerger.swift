@@ -87,7 +87,7 @@ struct SortedTableMerger {
 /// (written without the formula guard, so values are exact).
 struct ColumnAccumulator {
     let type: ParquetType
-    private var strings: [String?] = []
+    private var strings = ParquetByteColumn()
     private var ints: [Int64?] = []
     private var dates: [Int32?] = []
     private var doubles: [Double?] = []
@@ -103,7 +103,7 @@ struct ColumnAccumulator {
         let null = start == end
         let bytes = record.bytes
         switch type {
-        case .string: strings.append(null ? nil : String(decoding: bytes[start..<end], as: UTF8.self))
+        case .string: if null { strings.appendNull() } else { strings.append(bytes[start..<end]) }
         case .date, .int32: dates.append(null ? nil : LocalDate.parse(bytes, start, end)?.days)
         case .int64: ints.append(null ? nil : parseInteger(bytes, start, end))
         case .timestampMicros: ints.append(null ? nil : InstantParser.parse(bytes, start, end)?.instant.micros)
@@ -114,7 +114,7 @@ struct ColumnAccumulator {
 
     var data: ParquetColumnData {
         switch type {
-        case .string: return .string(strings)
+        case .string: return .utf8(strings)
         case .date, .int32: return .int32(dates)
         case .int64, .timestampMicros: return .int64(ints)
         case .double: return .double(doubles)
@@ -123,7 +123,7 @@ struct ColumnAccumulator {
     }
 
     mutating func reset() {
-        strings.removeAll(keepingCapacity: true)
+        strings.removeAll()
         ints.removeAll(keepingCapacity: true)
         dates.removeAll(keepingCapacity: true)
         doubles.removeAll(keepingCapacity: true)

@@ -92,6 +92,10 @@ struct ParquetColumnChunkWriter: Sendable {
             for (rowIndex, value) in values.enumerated() { add(rowIndex, value == nil ? 0 : 64) }
         case .string(let values):
             for (rowIndex, value) in values.enumerated() { add(rowIndex, value.map { 32 + 8 * $0.utf8.count } ?? 0) }
+        case .utf8(let column):
+            for rowIndex in 0..<column.count {
+                add(rowIndex, column.nulls[rowIndex] ? 0 : 32 + 8 * column.range(rowIndex).count)
+            }
         }
         if start < column.count || ranges.isEmpty { ranges.append(start..<column.count) }
         return ranges
@@ -104,6 +108,7 @@ struct ParquetColumnChunkWriter: Sendable {
         case .int64(let values): values[rows].map { $0 != nil }
         case .double(let values): values[rows].map { $0 != nil }
         case .string(let values): values[rows].map { $0 != nil }
+        case .utf8(let column): column.nulls[rows].map { !$0 }
         }
     }
 }

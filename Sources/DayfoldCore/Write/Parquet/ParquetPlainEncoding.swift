@@ -31,6 +31,14 @@ enum ParquetPlainEncoder {
                 appendLittleEndian(UInt64(value.utf8.count), width: 4, &bytes)
                 bytes.append(contentsOf: value.utf8)
             }
+        case .utf8(let column):
+            column.bytes.withUnsafeBufferPointer { source in
+                for row in rows where !column.nulls[row] {
+                    let range = column.range(row)
+                    appendLittleEndian(UInt64(range.count), width: 4, &bytes)
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[range]))
+                }
+            }
         }
     }
 

@@ -40,6 +40,8 @@ public enum ParquetColumnData: Sendable, Equatable {
     case int64([Int64?])
     case double([Double?])
     case string([String?])
+    /// Strings as UTF-8 bytes back to back (what dayfold's writers produce).
+    case utf8(ParquetByteColumn)
 
     /// Number of rows, NULLs included.
     public var count: Int {
@@ -49,6 +51,7 @@ public enum ParquetColumnData: Sendable, Equatable {
         case .int64(let values): values.count
         case .double(let values): values.count
         case .string(let values): values.count
+        case .utf8(let column): column.count
         }
     }
 
@@ -60,6 +63,7 @@ public enum ParquetColumnData: Sendable, Equatable {
         case .int64(let values): values.reduce(0) { $0 + ($1 == nil ? 1 : 0) }
         case .double(let values): values.reduce(0) { $0 + ($1 == nil ? 1 : 0) }
         case .string(let values): values.reduce(0) { $0 + ($1 == nil ? 1 : 0) }
+        case .utf8(let column): column.nullCount
         }
     }
 
@@ -71,6 +75,7 @@ public enum ParquetColumnData: Sendable, Equatable {
         case .int64(let values): .int64(Array(values.prefix(count)))
         case .double(let values): .double(Array(values.prefix(count)))
         case .string(let values): .string(Array(values.prefix(count)))
+        case .utf8(let column): .utf8(column.slice(0..<Swift.min(count, column.count)))
         }
     }
 
@@ -82,6 +87,7 @@ public enum ParquetColumnData: Sendable, Equatable {
         case (.int64(let a), .int64(let b)): .int64(a + b)
         case (.double(let a), .double(let b)): .double(a + b)
         case (.string(let a), .string(let b)): .string(a + b)
+        case (.utf8(let a), .utf8(let b)): .utf8(ParquetByteColumn(a.strings + b.strings))
         default: nil
         }
     }
@@ -104,7 +110,7 @@ public enum ParquetColumnData: Sendable, Equatable {
         case .int32: .int32
         case .int64: .int64
         case .double: .double
-        case .string: .byteArray
+        case .string, .utf8: .byteArray
         }
     }
 }

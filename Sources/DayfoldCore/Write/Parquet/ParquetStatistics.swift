@@ -92,6 +92,26 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
             }
             minBytes = low.map { Array($0.utf8) }
             maxBytes = high.map { Array($0.utf8) }
+        case .utf8(let column):
+            var low: Range<Int>?
+            var high: Range<Int>?
+            column.bytes.withUnsafeBufferPointer { bytes in
+                for row in 0..<column.count where !column.nulls[row] {
+                    let range = column.range(row)
+                    if let current = low {
+                        if bytesLess(bytes, range, current) { low = range }
+                    } else {
+                        low = range
+                    }
+                    if let current = high {
+                        if bytesLess(bytes, current, range) { high = range }
+                    } else {
+                        high = range
+                    }
+                }
+            }
+            minBytes = low.map { Array(column.bytes[$0]) }
+            maxBytes = high.map { Array(column.bytes[$0]) }
         }
         self.init(nullCount: Int64(column.nullCount), minBytes: minBytes, maxBytes: maxBytes, nanCount: nanCount)
     }

@@ -1,0 +1,64 @@
+/// A column of UTF-8 byte strings stored back to back: one buffer, an end
+/// offset and a NULL flag per row. Writers fill it straight from the bytes
+/// they have (a spill file's fields, a String's UTF-8), and encoding and
+/// statistics read it without touching a `String` per value — on tables of
+/// millions of ids, retaining and releasing each String was most of the cost.
+public struct ParquetByteColumn: Sendable, Equatable {
+    public private(set) var bytes: [UInt8] = []
+    /// Per row: one past its last byte in `bytes`.
+    public private(set) var ends: [Int] = []
+    /// Per row: true for NULL.
+    public private(set) var nulls: [Bool] = []
+    public private(set) var nullCount = 0
+
+    public init() {}
+
+    public init(_ values: [String?]) {
+        for value in values { append(value) }
+    }
+
+    public var count: Int { ends.count }
+
+    public mutating func append(_ value: String?) {
+        guard var value else { return appendNull() }
+        value.withUTF8 { bytes.append(contentsOf: $0) }
+        ends.append(bytes.count)
+        nulls.append(false)
+    }
+
+    public mutating func append(_ value: ArraySlice<UInt8>) {
+        bytes.append(contentsOf: value)
+        ends.append(bytes.count)
+        nulls.append(false)
+    }
+
+    public mutating func appendNull() {
+        ends.append(bytes.count)
+        nulls.append(true)
+        nullCount += 1
+    }
+
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        nulls.removeAll(keepingCapacity: true)
+        nullCount = 0
+    }
+
+    /// The byte range of row `row`'s value (empty for NULL).
+    @inline(__always) func range(_ row: Int) -> Range<Int> { (row == 0 ? 0 : ends[row - 1])..<ends[row] }
+
+    /// The values as Strings (for reading back and tests).
+    public var strings: [String?] {
+        (0..<count).map { nulls[$0] ? nil : String(decoding: bytes[range($0)], as: UTF8.self) }
+    }
+
+    /// Rows `rows` as a new column.
+    func slice(_ rows: Range<Int>) -> ParquetByteColumn {
+        var column = ParquetByteColumn()
+        for row in rows {
+            if nulls[row] { column.appendNull() } else { column.append(bytes[range(row)]) }
+        }
+        return column
+    }
+}

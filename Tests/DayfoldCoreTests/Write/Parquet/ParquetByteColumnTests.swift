@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+@testable import DayfoldCore
+
+/// Byte-string columns are how dayfold's writers hand strings over; the file
+/// must be exactly the one a column of Strings gives.
+@Suite struct ParquetByteColumnTests {
+    @Test func aByteColumnWritesTheSameFileAsStrings() throws {
+        var random = ParquetTestRandom(state: 11)
+        var values: [String?] = ["", "b", nil, "a", "Zürich", "日本", "zz", "\u{0}x"]
+        for _ in 0..<5000 {
+            let length = Int.random(in: 0...40, using: &random)
+            values.append(
+                Int.random(in: 0..<10, using: &random) == 0
+                    ? nil
+                    : String(
+                        (0..<length).map { _ in Character(UnicodeScalar(UInt8.random(in: 0x20...0x7E, using: &random)))
+                        }))
+        }
+        let fields = [ParquetField(name: "s", type: .string, nullable: true)]
+        let directory = try ParquetTestDirectory()
+        var column = ParquetByteColumn()
+        for value in values {
+            if let value { column.append(ArraySlice(Array(value.utf8))) } else { column.appendNull() }
+        }
+        #expect(column.strings == values)
+        #expect(column.nullCount == values.filter { $0 == nil }.count)
+        let fromStrings = try writeParquetFile(
+            in: directory, name: "strings.parquet", fields: fields, groups: [[.string(values)]])
+        let fromBytes = try writeParquetFile(
+            in: directory, name: "bytes.parquet", fields: fields, groups: [[.utf8(column)]])
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: fromStrings)) == Data(contentsOf: URL(fileURLWithPath: fromBytes))
+        )
+    }
+
+    @Test func statisticsOrderBytesUnsigned() {
+        let column = ParquetByteColumn(["b", nil, "é", "a", "ab"])
+        let statistics = ParquetColumnStatistics(of: .utf8(column))
+        #expect(statistics.minBytes == Array("a".utf8))
+        #expect(statistics.maxBytes == Array("é".utf8))
+        #expect(statistics.nullCount == 1)
+    }
+}

@@ -81,15 +81,25 @@ extension PipelineRunner {
             invalidSchemaRows += drop.invalidSchemaRows
             failedImports.formUnion(drop.failedImports)
             debugRSS("partition \(index) computed")
-            let tables = [
-                ReportTables.adherenceEvents(result), ReportTables.clientDays(result),
-                ReportTables.progressRanges(result), ReportTables.relationshipDays(result),
-                ReportTables.riskSignals(result), ReportTables.streaks(result),
+            // The partition's tables are written side by side (they only read
+            // its facts), the largest (the events) first.
+            let builders: [() -> OutputTable] = [
+                { ReportTables.adherenceEvents(result) }, { ReportTables.relationshipDays(result) },
+                { ReportTables.clientDays(result) }, { ReportTables.progressRanges(result) },
+                { ReportTables.riskSignals(result) }, { ReportTables.streaks(result) },
             ]
-            for table in tables {
-                fields[table.name] = table.fields
-                try TableWriters.writeCSV(table, to: spill + "/out-\(index)/\(table.name).csv", guardFormulas: false)
-            }
+            let folder = spill + "/out-\(index)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let written = try ParallelJobs(
+                builders.map { build in
+                    {
+                        let table = build()
+                        _ = try TableWriters.writeCSV(table, to: folder + "/\(table.name).csv", guardFormulas: false)
+                        return (table.name, table.fields)
+                    }
+                }
+            ).run()
+            for (name, tableFields) in written { fields[name] = tableFields }
         }
         for folder in ["reports", "rejects", "snapshots"] + (debugTables ? ["debug"] : []) {
             try FileManager.default.createDirectory(atPath: publisher.path(folder), withIntermediateDirectories: true)

@@ -178,6 +178,15 @@ struct CSVRow {
         }
     }
 
+    /// A task status (the rule of `choice`, matched as bytes: no String per row).
+    mutating func status(_ column: Int) -> TaskStatus? {
+        guard let index = present(column) else { return nil }
+        let field = record.bytes[record.starts[index]..<record.ends[index]]
+        for (name, status) in TaskStatus.utf8Names where field.elementsEqual(name) { return status }
+        fail("unknown_status:\(columns[column].name)")
+        return nil
+    }
+
     /// A value that must be one of `allowed`; anything else rejects the row.
     mutating func choice(_ column: Int, _ allowed: Set<String>) -> String? {
         guard let text = text(column) else { return nil }

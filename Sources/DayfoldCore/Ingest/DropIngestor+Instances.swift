@@ -68,7 +68,7 @@ extension DropIngestor {
                 if kind == nil { row.fail("missing_column:task_kind") }
                 let sourceKey = row.slice(5)
                 if sourceKey == nil { row.fail("missing_column:source_key") }
-                let status = row.choice(6, TaskStatus.names).flatMap(TaskStatus.init(rawValue:))
+                let status = row.status(6)
                 for column in 8...13 { _ = row.instant(column) }
                 guard row.rejectReason == nil, let id, let relationshipID, let date, let zone, let kind, let sourceKey,
                     let status

@@ -13,7 +13,7 @@ extension DropIngestor {
         for file in layout.statusEvents {
             try readCSV(file, kind: "status_events", columns: spec) { row, account in
                 let reference = taskReference(&row)
-                let status = row.choice(5, TaskStatus.names).flatMap(TaskStatus.init(rawValue:))
+                let status = row.status(5)
                 let occurred = row.instant(6)
                 guard row.rejectReason == nil, let reference, let status, let occurred else { return }
                 guard let task = decideTaskRow(reference, at: occurred.instant, &row, &dedup) else { return }

@@ -52,30 +52,40 @@ public final class DropIngestor {
         try readTimezones()
         try readGoals()
         try readPreferences()
-        try readInstances()
-        try readWorkoutLogs()
-        try readTaskRowsAndUserData()
-        options.progress?.reading(bytesDone: layout.totalBytes, rows: drop.rowsRead, force: true)
-        return drop
-    }
-
-    /// Once instances and logs are read, the task rows (events, value
-    /// entries, info cards) and the user data (journal, health) depend only on
-    /// what is known so far and never on each other, so they are read side by
-    /// side: user data by a second ingestor that starts from a copy of this
-    /// one's state and hands back what it added. The result is the same as
-    /// reading them in sequence (same accounts order, same rejects); when both
-    /// fail, the task rows' error is the one reported, as before.
-    private func readTaskRowsAndUserData() throws {
-        var sideOptions = options
-        sideOptions.progress = nil
-        let side = DropIngestor(layout: layout, options: sideOptions, zones: drop.zones)
-        side.drop = drop
-        side.relationshipTable = relationshipTable
-        side.relationshipOfKey = relationshipOfKey
-        let accountsAtFork = drop.accounts.count
-        let rejectsAtFork = drop.rejects.count
-        let jobs = ParallelJobs<Bool>([
+        // Kinds that do not depend on each other are read side by side, each
+        // side by an ingestor that starts from a copy of this one's state and
+        // hands back what it added. The result is the same as reading in
+        // sequence (same accounts order, same rejects); when two sides fail,
+        // the error reported is the one a reading in sequence meets first.
+        // The journal needs only the subjects: it is read alongside the
+        // instances and logs.
+        let journal = fork()
+        let journalError = try ParallelJobs<(any Error)?>([
+            {
+                try self.readInstances()
+                try self.readWorkoutLogs()
+                return nil
+            },
+            {
+                do {
+                    try journal.side.readJournal()
+                    return nil
+                } catch {
+                    // Task rows come before the journal in a reading in sequence.
+                    return error
+                }
+            },
+        ]).run()[1]
+        if let journalError {
+            try readStatusEvents()
+            try readValueEntries()
+            try readInfoCards()
+            throw journalError
+        }
+        // Health needs the users' zones (known once instances are read); task
+        // rows need the tasks. Neither needs the other.
+        let health = fork()
+        _ = try ParallelJobs<Bool>([
             {
                 try self.readStatusEvents()
                 try self.readValueEntries()
@@ -83,18 +93,42 @@ public final class DropIngestor {
                 return true
             },
             {
-                try side.readJournal()
-                try side.readHealthCSV()
-                try side.readHealthXML()
+                try health.side.readHealthCSV()
+                try health.side.readHealthXML()
                 return true
             },
-        ])
-        _ = try jobs.run()
-        drop.accounts += side.drop.accounts[accountsAtFork...]
-        drop.rejects += side.drop.rejects[rejectsAtFork...]
-        drop.journal = side.drop.journal
-        drop.healthDays = side.drop.healthDays
-        drop.failedImports = side.drop.failedImports
+        ]).run()
+        join(journal)
+        drop.journal = journal.side.drop.journal
+        join(health)
+        drop.healthDays = health.side.drop.healthDays
+        drop.failedImports = health.side.drop.failedImports
+        options.progress?.reading(bytesDone: layout.totalBytes, rows: drop.rowsRead, force: true)
+        return drop
+    }
+
+    /// A second ingestor starting from this one's state, and where its own
+    /// accounts and rejects will start.
+    private struct Fork {
+        var side: DropIngestor
+        var accounts: Int
+        var rejects: Int
+    }
+
+    private func fork() -> Fork {
+        var sideOptions = options
+        sideOptions.progress = nil
+        let side = DropIngestor(layout: layout, options: sideOptions, zones: drop.zones)
+        side.drop = drop
+        side.relationshipTable = relationshipTable
+        side.relationshipOfKey = relationshipOfKey
+        return Fork(side: side, accounts: drop.accounts.count, rejects: drop.rejects.count)
+    }
+
+    /// Takes the accounts and rejects a side added.
+    private func join(_ fork: Fork) {
+        drop.accounts += fork.side.drop.accounts[fork.accounts...]
+        drop.rejects += fork.side.drop.rejects[fork.rejects...]
     }
 
     /// Input bytes of the files finished so far, and rows read (for progress).

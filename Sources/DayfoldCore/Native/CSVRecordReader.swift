@@ -78,7 +78,7 @@ public final class CSVRecordReader {
         let channel = CSVBatchChannel(capacity: 4)
         let producer = CSVProducer(reader: self, channel: channel)
         let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global(qos: .userInitiated).async {
+        startProducerThread {
             producer.run()
             done.signal()
         }
@@ -152,6 +152,15 @@ public final class CSVRecordReader {
     }
 }
 
+/// Parsing runs on a thread of its own, not on a dispatch queue: readers are
+/// often dispatch workers themselves (parallel jobs, merges of many files),
+/// and a producer waiting for a free dispatch thread would stall its reader.
+func startProducerThread(_ body: @escaping @Sendable () -> Void) {
+    let thread = Thread(block: body)
+    thread.stackSize = 1 << 20
+    thread.start()
+}
+
 /// Runs a reader's parsing on the producer thread and reports how it ended.
 final class CSVProducer: @unchecked Sendable {
     let reader: CSVRecordReader
@@ -204,7 +213,7 @@ final class CSVRecordCursor {
         self.reader = reader
         let producer = CSVProducer(reader: reader, channel: channel)
         let done = self.done
-        DispatchQueue.global(qos: .userInitiated).async {
+        startProducerThread {
             producer.run()
             done.signal()
         }

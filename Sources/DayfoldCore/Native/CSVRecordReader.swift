@@ -136,7 +136,9 @@ public final class CSVRecordReader {
                 swap(&input, &buffer)
                 let batch = CSVRecordBatch(input: &input, tables: tables)
                 tables = CSVTokenizer.Tables()
-                buffer.reserveCapacity(batchBytes + (1 << 20))
+                // Room for a batch and the chunk that completes it; a batch keeps
+                // this capacity, so a merge's many small cursors stay small.
+                buffer.reserveCapacity(2 * batchBytes)
                 scanFrom = 0
                 if !emit(batch) { return }
             }

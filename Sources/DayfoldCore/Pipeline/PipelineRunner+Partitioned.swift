@@ -134,13 +134,15 @@ extension PipelineRunner {
         // partition's facts, so two run side by side; the largest tables (the
         // event snapshot, then the coach summary) start first.
         jobs = [jobs[0], jobs[3]] + jobs[1..<3] + jobs[4...]
+        let hashedFiles = layout.readingOrder.filter { accounts[$0.relativePath] != nil }
+        let inputHashes = InputHasher(paths: hashedFiles.map(\.absolutePath))
         var outputs = try ParallelJobs(jobs).run().flatMap { $0 }
         outputs.sort { bytesLess($0.0, $1.0) }
         debugRSS("merges done")
         var ordered: [FileAccount] = []
-        for file in layout.readingOrder {
+        for (file, hash) in zip(hashedFiles, inputHashes.results()) {
             guard var account = accounts[file.relativePath] else { continue }
-            account.sha256 = (try? SHA256Hasher.hex(file: file.absolutePath)) ?? ""
+            account.sha256 = hash
             ordered.append(account)
         }
         debugRSS("inputs hashed")

@@ -100,8 +100,11 @@ public struct PipelineRunner {
             timings.append((stage, Date().timeIntervalSince(clock)))
             clock = Date()
         }
-        let drop = try PipelineRunner.ingest(input: input, config: config, asOf: asOf, showProgress: showProgress)
+        let drop = try PipelineRunner.ingest(
+            input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false)
         lap("ingest")
+        let inputHashes = InputHasher(
+            paths: drop.accounts.map { (input as NSString).appendingPathComponent($0.path) })
         let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
         stages.begin("compute")
         var result = FactsStage.compute(drop, config: config, asOf: asOf)
@@ -167,8 +170,10 @@ public struct PipelineRunner {
             let outputs = written.compactMap { $0 }.sorted { bytesLess($0.0, $1.0) }
             lap("write")
             result.timings = timings
+            var hashedInputs = drop.accounts
+            for (index, hash) in inputHashes.results().enumerated() { hashedInputs[index].sha256 = hash }
             let manifest = Manifest(
-                pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: drop.accounts,
+                pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: hashedInputs,
                 outputs: outputs, warnings: warnings,
                 failedImports: drop.failedImports.sorted(by: bytesLess),
                 timings: timings)

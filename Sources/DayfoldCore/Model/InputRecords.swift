@@ -8,7 +8,6 @@ public enum TaskStatus: String, Sendable, CaseIterable {
     case canceled = "CANCELED"
     case superseded = "SUPERSEDED"
 
-    static let names = Set(allCases.map(\.rawValue))
     /// The names as bytes, for matching a CSV field without a String.
     static let utf8Names: [(bytes: [UInt8], status: TaskStatus)] = allCases.map { (Array($0.rawValue.utf8), $0) }
 }

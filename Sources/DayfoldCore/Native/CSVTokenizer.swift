@@ -190,31 +190,24 @@ struct CSVTokenizer {
             line = entryLine
         }
 
-        /// After a field ended at the CR at `i`: the record ends (CR run then LF
-        /// or the end) or the CR run separates fields. nil: the run reaches the
-        /// end of the buffer before the input ends.
+        /// After a field ended at the CR at `i`: the record ends (CR run then LF,
+        /// which is counted, or the end) or the CR run separates fields. nil:
+        /// the run reaches the end of the buffer before the input ends.
         func afterCR(_ i: Int) -> (ends: Bool, next: Int)? {
             var r = i
             while r < end && p[r] == Self.cr { r += 1 }
             if r == end { return atEnd ? (true, end) : nil }
-            if p[r] == Self.lf { return (true, r + 1) }
+            if p[r] == Self.lf {
+                line += 1
+                return (true, r + 1)
+            }
             return (false, r)
         }
 
         fields: while true {
-            if fieldStart == end {
-                // After a separator at the very end of the input: one more, empty field.
-                guard atEnd else {
-                    rollBack()
-                    return .incomplete
-                }
-                tables.starts.append(end)
-                tables.ends.append(end)
-                rawEnd = end
-                next = end
-                break fields
-            }
-            if p[fieldStart] != Self.quote {
+            // (A separator at the very end of the input leaves one more, empty,
+            // unquoted field.)
+            if fieldStart == end || p[fieldStart] != Self.quote {
                 var i = fieldStart
                 while true {
                     i = Self.nextUnquotedStop(p, i, end)
@@ -257,7 +250,6 @@ struct CSVTokenizer {
                     if ends {
                         rawEnd = i
                         next = after
-                        if after <= end && after > 0 && p[after - 1] == Self.lf { line += 1 }
                         break fields
                     }
                     fieldStart = after
@@ -333,7 +325,6 @@ struct CSVTokenizer {
                     if ends {
                         rawEnd = i + 1
                         next = after
-                        if after > 0 && p[after - 1] == Self.lf { line += 1 }
                         break fields
                     }
                     fieldStart = after

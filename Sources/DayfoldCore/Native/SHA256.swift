@@ -28,7 +28,11 @@ public struct SHA256Hasher {
     public static func hex(file path: String) throws -> String {
         let stream = try FileByteStream(path: path)
         var hasher = SHA256Hasher()
-        while let chunk = try stream.nextChunk() { hasher.update(chunk) }
+        var chunk: [UInt8] = []
+        while try stream.append(to: &chunk) {
+            hasher.update(chunk)
+            chunk.removeAll(keepingCapacity: true)
+        }
         return hasher.finalizeHex()
     }
 }

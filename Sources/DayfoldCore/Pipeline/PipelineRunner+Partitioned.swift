@@ -19,11 +19,12 @@ extension PipelineRunner {
         return Int(min(64, max(1, (needed + usable - 1) / usable)))
     }
 
-    /// The tables of SPEC §7: name, key column, the report it also feeds.
+    /// The tables of SPEC §7: name, key column, the report it also feeds;
+    /// the largest first (their merges start first).
     static let partitionTables: [(name: String, keyColumn: Int, report: String?)] = [
-        ("adherence_events", 2, nil), ("client_days", 0, nil), ("progress_ranges", 0, "reports/progress_ranges.csv"),
-        ("relationship_days", 0, "reports/coach_daily_summary.csv"), ("risk_signals", 0, "reports/risk_signals.csv"),
-        ("streaks", 0, "reports/streaks.csv"),
+        ("adherence_events", 2, nil), ("relationship_days", 0, "reports/coach_daily_summary.csv"),
+        ("client_days", 0, nil), ("progress_ranges", 0, "reports/progress_ranges.csv"),
+        ("risk_signals", 0, "reports/risk_signals.csv"), ("streaks", 0, "reports/streaks.csv"),
     ]
 
     struct PartitionedParts {
@@ -131,16 +132,16 @@ extension PipelineRunner {
         }
         debugRSS("partitions done")
         // Merges hold a row group each (tens of MB), far less than a
-        // partition's facts, so two run side by side; the largest tables (the
-        // event snapshot, then the coach summary) start first.
-        jobs = [jobs[0], jobs[3]] + jobs[1..<3] + jobs[4...]
+        // partition's facts, so two run side by side.
         let hashedFiles = layout.readingOrder.filter { accounts[$0.relativePath] != nil }
-        let inputHashes = InputHasher(paths: hashedFiles.map(\.absolutePath))
+        // The inputs' SHA-256 for the manifest is taken alongside the merges.
+        let inputPaths = hashedFiles.map(\.absolutePath)
+        let inputHashes = BackgroundValue { inputPaths.map { (try? SHA256Hasher.hex(file: $0)) ?? "" } }
         var outputs = try ParallelJobs(jobs).run().flatMap { $0 }
         outputs.sort { bytesLess($0.0, $1.0) }
         debugRSS("merges done")
         var ordered: [FileAccount] = []
-        for (file, hash) in zip(hashedFiles, inputHashes.results()) {
+        for (file, hash) in zip(hashedFiles, inputHashes.value()) {
             guard var account = accounts[file.relativePath] else { continue }
             account.sha256 = hash
             ordered.append(account)

@@ -81,16 +81,12 @@ public struct PipelineRunner {
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
             try publisher.publish()
         } catch {
-            publisher.abandon()
-            if let error = error as? DayfoldError { throw error }
-            throw DayfoldError(.output, "writing outputs failed: \(error)")
+            throw PipelineRunner.writeFailure(error, publisher)
         }
-        let read = parts.accounts.reduce(0) { $0 + $1.rowsRead }
-        let rejected = parts.accounts.reduce(0) { $0 + $1.rejected }
-        let exceeded = read > 0 && Double(rejected) / Double(read) > config.maxRejectFraction
-        return Outcome(
-            rowsRead: read, rowsRejected: rejected, rejectFractionExceeded: exceeded,
-            outputDirectory: publisher.destination)
+        return outcome(
+            read: parts.accounts.reduce(0) { $0 + $1.rowsRead },
+            rejected: parts.accounts.reduce(0) { $0 + $1.rejected },
+            publisher: publisher)
     }
 
     private func runWhole() throws -> Outcome {
@@ -103,8 +99,9 @@ public struct PipelineRunner {
         let drop = try PipelineRunner.ingest(
             input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false)
         lap("ingest")
-        let inputHashes = InputHasher(
-            paths: drop.accounts.map { (input as NSString).appendingPathComponent($0.path) })
+        // The inputs' SHA-256 for the manifest is taken alongside compute, which uses one core.
+        let inputPaths = drop.accounts.map { (input as NSString).appendingPathComponent($0.path) }
+        let inputHashes = BackgroundValue { inputPaths.map { (try? SHA256Hasher.hex(file: $0)) ?? "" } }
         let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
         stages.begin("compute")
         var result = FactsStage.compute(drop, config: config, asOf: asOf)
@@ -125,11 +122,14 @@ public struct PipelineRunner {
                 ("reports/risk_signals.csv", { ReportTables.riskSignals(result) }),
                 ("reports/streaks.csv", { ReportTables.streaks(result) }),
             ]
+            // Jobs are taken in order by whichever core is free: the largest
+            // tables (the event snapshot, then the day tables) come first so
+            // they do not start last and run alone.
             let snapshotTables: [(String, () -> OutputTable)] = [
                 ("adherence_events", { ReportTables.adherenceEvents(result) }),
+                ("relationship_days", { ReportTables.relationshipDays(result) }),
                 ("client_days", { ReportTables.clientDays(result) }),
                 ("progress_ranges", { ReportTables.progressRanges(result) }),
-                ("relationship_days", { ReportTables.relationshipDays(result) }),
                 ("risk_signals", { ReportTables.riskSignals(result) }),
                 ("streaks", { ReportTables.streaks(result) }),
             ]
@@ -138,12 +138,7 @@ public struct PipelineRunner {
                     atPath: publisher.path(folder), withIntermediateDirectories: true)
             }
             let rejectRows = ReportTables.rejects(drop.rejects)
-            var jobs: [() throws -> (String, Int, String)?] = reportTables.map { relative, table in
-                {
-                    let path = publisher.path(relative)
-                    return (relative, try TableWriters.writeCSV(table(), to: path), try SHA256Hasher.hex(file: path))
-                }
-            }
+            var jobs: [() throws -> (String, Int, String)?] = []
             for (name, table) in snapshotTables {
                 let debug = debugTables
                 jobs.append {
@@ -155,6 +150,12 @@ public struct PipelineRunner {
                     return (relative, rows, try SHA256Hasher.hex(file: path))
                 }
             }
+            for (relative, table) in reportTables {
+                jobs.append {
+                    let path = publisher.path(relative)
+                    return (relative, try TableWriters.writeCSV(table(), to: path), try SHA256Hasher.hex(file: path))
+                }
+            }
             jobs.append {
                 let path = publisher.path("rejects/rejects.csv")
                 let rejects = try CSVReportWriter(path: path, header: ReportTables.rejectsHeader)
@@ -162,16 +163,12 @@ public struct PipelineRunner {
                 try rejects.finish()
                 return ("rejects/rejects.csv", rejects.rows, try SHA256Hasher.hex(file: path))
             }
-            // Jobs are taken in order by whichever core is free: the largest
-            // tables (the event snapshot, then the coach summary) go first so
-            // they do not start last and run alone.
-            jobs = [jobs[4], jobs[0]] + jobs[1..<4] + jobs[5...]
             let written = try ParallelJobs(jobs).run()
             let outputs = written.compactMap { $0 }.sorted { bytesLess($0.0, $1.0) }
             lap("write")
             result.timings = timings
             var hashedInputs = drop.accounts
-            for (index, hash) in inputHashes.results().enumerated() { hashedInputs[index].sha256 = hash }
+            for (index, hash) in inputHashes.value().enumerated() { hashedInputs[index].sha256 = hash }
             let manifest = Manifest(
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: hashedInputs,
                 outputs: outputs, warnings: warnings,
@@ -180,15 +177,23 @@ public struct PipelineRunner {
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
             try publisher.publish()
         } catch {
-            publisher.abandon()
-            if let error = error as? DayfoldError { throw error }
-            throw DayfoldError(.output, "writing outputs failed: \(error)")
+            throw PipelineRunner.writeFailure(error, publisher)
         }
-        let read = drop.rowsRead
-        let rejected = drop.rowsRejected
+        return outcome(read: drop.rowsRead, rejected: drop.rowsRejected, publisher: publisher)
+    }
+
+    /// The run's outcome once its outputs are published.
+    private func outcome(read: Int, rejected: Int, publisher: OutputPublisher) -> Outcome {
         let exceeded = read > 0 && Double(rejected) / Double(read) > config.maxRejectFraction
         return Outcome(
             rowsRead: read, rowsRejected: rejected, rejectFractionExceeded: exceeded,
             outputDirectory: publisher.destination)
+    }
+
+    /// A failure while writing: the unfinished output is removed, and an
+    /// error that is not already the tool's own becomes an output error.
+    private static func writeFailure(_ error: any Error, _ publisher: OutputPublisher) -> any Error {
+        publisher.abandon()
+        return error as? DayfoldError ?? DayfoldError(.output, "writing outputs failed: \(error)")
     }
 }

@@ -37,42 +37,21 @@ public final class CSVReportWriter {
     }
 
     /// Appends a record read back from a spill file (written without the
-    /// formula guard): fields are copied as bytes; only a field that may need
-    /// the guard goes through `escape`, so the output is the same as `append(row:)`.
+    /// formula guard): fields are quoted from their bytes; only a field that
+    /// may need the guard goes through `escape`, so the output is the same as
+    /// `append(row:)`.
     func append(record: CSVRecord) throws {
-        let bytes = record.bytes
-        for index in 0..<record.fieldCount {
-            if index > 0 { buffer.append(0x2C) }
-            let start = record.starts[index]
-            let end = record.ends[index]
-            guard start < end else { continue }
-            let first = bytes[start]
-            if guardFormulas
-                && (first == 0x3D || first == 0x2B || first == 0x2D || first == 0x40 || first == 0x09
-                    || first == 0x0D)
-            {
-                CSVReportWriter.escape(
-                    String(decoding: bytes[start..<end], as: UTF8.self), into: &buffer, guardFormulas: true)
-                continue
-            }
-            var needsQuotes = false
-            for position in start..<end {
-                let byte = bytes[position]
-                if byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D {
-                    needsQuotes = true
-                    break
+        record.bytes.withUnsafeBufferPointer { bytes in
+            for index in 0..<record.fieldCount {
+                if index > 0 { buffer.append(0x2C) }
+                let field = UnsafeBufferPointer(rebasing: bytes[record.starts[index]..<record.ends[index]])
+                guard let first = field.first else { continue }
+                if guardFormulas && CSVReportWriter.mayBeFormula(first) {
+                    CSVReportWriter.escape(String(decoding: field, as: UTF8.self), into: &buffer)
+                } else {
+                    CSVReportWriter.quote(field, into: &buffer)
                 }
             }
-            if !needsQuotes {
-                buffer.append(contentsOf: bytes[start..<end])
-                continue
-            }
-            buffer.append(0x22)
-            for position in start..<end {
-                if bytes[position] == 0x22 { buffer.append(0x22) }
-                buffer.append(bytes[position])
-            }
-            buffer.append(0x22)
         }
         buffer.append(0x0A)
         rows += 1
@@ -86,18 +65,26 @@ public final class CSVReportWriter {
 
     static func escape(_ cell: String, into output: inout [UInt8], guardFormulas: Bool = true) {
         var text = cell
-        if guardFormulas, let first = text.utf8.first, [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains(first),
-            Double(text) == nil
-        {
+        if guardFormulas, let first = text.utf8.first, mayBeFormula(first), Double(text) == nil {
             text = "'" + text
         }
-        let needsQuotes = text.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-        guard needsQuotes else {
-            output.append(contentsOf: text.utf8)
+        text.withUTF8 { quote($0, into: &output) }
+    }
+
+    /// A leading `=`, `+`, `-`, `@`, tab or CR: a spreadsheet may run the cell.
+    private static func mayBeFormula(_ first: UInt8) -> Bool {
+        first == 0x3D || first == 0x2B || first == 0x2D || first == 0x40 || first == 0x09 || first == 0x0D
+    }
+
+    /// The field as RFC 4180 wants it: quoted (quotes doubled) when it holds
+    /// a comma, a quote or a line break.
+    private static func quote(_ field: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        guard field.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
+            output.append(contentsOf: field)
             return
         }
         output.append(0x22)
-        for byte in text.utf8 {
+        for byte in field {
             if byte == 0x22 { output.append(0x22) }
             output.append(byte)
         }

@@ -26,11 +26,14 @@ enum TableWriters {
             $0..<min($0 + rowGroupRows, table.rowCount)
         }
         let shared = SharedTable(table: table)
-        var next = ranges.first.map { RowGroupBuild(shared, $0) }
+        func build(_ rows: Range<Int>) -> BackgroundValue<[ParquetColumnData]> {
+            BackgroundValue { shared.table.columns(rows) }
+        }
+        var next = ranges.first.map(build)
         for index in ranges.indices {
             guard let current = next else { break }
-            next = index + 1 < ranges.count ? RowGroupBuild(shared, ranges[index + 1]) : nil
-            try writer.writeRowGroup(current.columns())
+            next = index + 1 < ranges.count ? build(ranges[index + 1]) : nil
+            try writer.writeRowGroup(current.value())
         }
         if table.rowCount == 0 { try writer.writeRowGroup(table.columns(0..<0)) }
         try writer.close()
@@ -43,26 +46,4 @@ enum TableWriters {
 private final class SharedTable: @unchecked Sendable {
     let table: OutputTable
     init(table: OutputTable) { self.table = table }
-}
-
-/// One row group's columns, built on a background thread.
-private final class RowGroupBuild: @unchecked Sendable {
-    private var built: [ParquetColumnData] = []
-    private let done = DispatchSemaphore(value: 0)
-
-    /// A thread of its own, not a dispatch queue: the writer waits for it
-    /// from a dispatch worker, and dispatch's pool may have no thread left.
-    init(_ shared: SharedTable, _ rows: Range<Int>) {
-        let thread = Thread {
-            self.built = shared.table.columns(rows)
-            self.done.signal()
-        }
-        thread.start()
-    }
-
-    /// Waits for the columns (once).
-    func columns() -> [ParquetColumnData] {
-        done.wait()
-        return built
-    }
 }

@@ -53,6 +53,16 @@ public struct ParquetByteColumn: Sendable, Equatable {
         (0..<count).map { nulls[$0] ? nil : String(decoding: bytes[range($0)], as: UTF8.self) }
     }
 
+    /// `self` followed by `other`'s rows.
+    func appending(_ other: ParquetByteColumn) -> ParquetByteColumn {
+        var column = self
+        column.bytes += other.bytes
+        column.ends += other.ends.map { $0 + bytes.count }
+        column.nulls += other.nulls
+        column.nullCount += other.nullCount
+        return column
+    }
+
     /// Rows `rows` as a new column.
     func slice(_ rows: Range<Int>) -> ParquetByteColumn {
         var column = ParquetByteColumn()

@@ -87,7 +87,7 @@ public enum ParquetColumnData: Sendable, Equatable {
         case (.int64(let a), .int64(let b)): .int64(a + b)
         case (.double(let a), .double(let b)): .double(a + b)
         case (.string(let a), .string(let b)): .string(a + b)
-        case (.utf8(let a), .utf8(let b)): .utf8(ParquetByteColumn(a.strings + b.strings))
+        case (.utf8(let a), .utf8(let b)): .utf8(a.appending(b))
         default: nil
         }
     }

@@ -22,6 +22,24 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
     }
 
+    /// Appends `description`'s bytes for years 0–9999 (every date a drop
+    /// holds) and returns true; other years return false and append nothing.
+    func appendISOText(into output: inout [UInt8]) -> Bool {
+        let (year, month, day) = components
+        guard (0...9999).contains(year) else { return false }
+        func two(_ value: Int) {
+            output.append(UInt8(truncatingIfNeeded: 0x30 + value / 10))
+            output.append(UInt8(truncatingIfNeeded: 0x30 + value % 10))
+        }
+        two(year / 100)
+        two(year % 100)
+        output.append(0x2D)
+        two(month)
+        output.append(0x2D)
+        two(day)
+        return true
+    }
+
     /// Parses `YYYY-MM-DD`; nil when malformed.
     public init?(_ text: String) {
         let bytes = Array(text.utf8)

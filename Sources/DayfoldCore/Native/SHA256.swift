@@ -24,6 +24,18 @@ public struct SHA256Hasher {
         return hasher.finalizeHex()
     }
 
+    /// Appends the hex digest of `message` to `output`, allocating nothing:
+    /// per-row ids (the event snapshot's) are digests of short messages.
+    static func appendHex(of message: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA256_DIGEST_LENGTH)) { digest in
+            _ = SHA256(message.baseAddress, message.count, digest.baseAddress)
+            for byte in digest {
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+    }
+
     /// Hex digest of a file, streamed.
     public static func hex(file path: String) throws -> String {
         let stream = try FileByteStream(path: path)

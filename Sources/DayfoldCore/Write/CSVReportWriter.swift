@@ -58,6 +58,77 @@ public final class CSVReportWriter {
         if buffer.count >= 1 << 20 { try flush() }
     }
 
+    /// Appends row `row` of `columns` (an output table's row group, typed as
+    /// `fields`): the same text `append(row:)` writes for the values'
+    /// `description`s, without a String per integer, date or id.
+    func append(_ columns: [ParquetColumnData], fields: [ParquetField], row: Int) throws {
+        for (position, column) in columns.enumerated() {
+            if position > 0 { buffer.append(0x2C) }
+            switch column {
+            case .int64(let values):
+                guard let value = values[row] else { continue }
+                if fields[position].type == .timestampMicros {
+                    CSVReportWriter.escape(
+                        Instant(micros: value).description, into: &buffer, guardFormulas: guardFormulas)
+                } else {
+                    CSVReportWriter.appendInteger(value, into: &buffer)
+                }
+            case .int32(let values):
+                guard let value = values[row] else { continue }
+                if fields[position].type == .date {
+                    let date = LocalDate(days: value)
+                    if !date.appendISOText(into: &buffer) {
+                        CSVReportWriter.escape(date.description, into: &buffer, guardFormulas: guardFormulas)
+                    }
+                } else {
+                    CSVReportWriter.appendInteger(Int64(value), into: &buffer)
+                }
+            case .double(let values):
+                guard let value = values[row] else { continue }
+                CSVReportWriter.escape(formatNumber(value), into: &buffer, guardFormulas: guardFormulas)
+            case .boolean(let values):
+                guard let value = values[row] else { continue }
+                buffer.append(contentsOf: value ? Self.trueText : Self.falseText)
+            case .string(let values):
+                guard let value = values[row] else { continue }
+                CSVReportWriter.escape(value, into: &buffer, guardFormulas: guardFormulas)
+            case .utf8(let values):
+                guard !values.nulls[row] else { continue }
+                values.bytes.withUnsafeBufferPointer {
+                    appendField(UnsafeBufferPointer(rebasing: $0[values.range(row)]))
+                }
+            }
+        }
+        buffer.append(0x0A)
+        rows += 1
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    private static let trueText = Array("true".utf8)
+    private static let falseText = Array("false".utf8)
+
+    /// A field given as bytes, quoted and guarded as `escape` would.
+    private func appendField(_ field: UnsafeBufferPointer<UInt8>) {
+        guard let first = field.first else { return }
+        if guardFormulas && CSVReportWriter.mayBeFormula(first) {
+            CSVReportWriter.escape(String(decoding: field, as: UTF8.self), into: &buffer)
+        } else {
+            CSVReportWriter.quote(field, into: &buffer)
+        }
+    }
+
+    /// Decimal digits of `value` (what `String(value)` writes).
+    static func appendInteger(_ value: Int64, into output: inout [UInt8]) {
+        if value < 0 { output.append(0x2D) }
+        var magnitude = value.magnitude
+        let start = output.count
+        repeat {
+            output.append(UInt8(truncatingIfNeeded: 0x30 &+ magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        output[start...].reverse()
+    }
+
     private func flush() throws {
         try handle.write(contentsOf: buffer)
         buffer.removeAll(keepingCapacity: true)

@@ -1,68 +1,83 @@
-/// One typed value of an output row; NULL is the payload's nil.
-public enum Cell: Sendable {
-    case int(Int64?)
-    case double(Double?)
-    case string(String?)
-    case date(LocalDate?)
-    case timestamp(Instant?)
-    case bool(Bool?)
+/// How one output column reads its value for a row; NULL is nil. Typed per
+/// column, so row groups are filled straight from the run's facts: a row is
+/// never boxed into an array of enum cells (building and releasing those
+/// arrays was most of the write stage).
+enum OutputValues {
+    case int((Int) -> Int64?)
+    case double((Int) -> Double?)
+    case date((Int) -> LocalDate?)
+    case timestamp((Int) -> Instant?)
+    case bool((Int) -> Bool?)
+    case string((Int) -> String?)
+}
 
-    /// The CSV text: NULL empty, integers as integers, doubles shortest round-trip.
-    var csv: String? {
-        switch self {
-        case .int(let value): return value.map { String($0) }
-        case .double(let value): return value.map(formatNumber)
-        case .string(let value): return value
-        case .date(let value): return value?.description
-        case .timestamp(let value): return value?.description
-        case .bool(let value): return value.map { $0 ? "true" : "false" }
+/// One column of an output table: its Parquet field and how to read its values.
+public struct OutputColumn {
+    public let field: ParquetField
+    let values: OutputValues
+
+    init(_ name: String, nullable: Bool = false, _ values: OutputValues) {
+        let type: ParquetType
+        switch values {
+        case .int: type = .int64
+        case .double: type = .double
+        case .date: type = .date
+        case .timestamp: type = .timestampMicros
+        case .bool: type = .boolean
+        case .string: type = .string
+        }
+        field = ParquetField(name: name, type: type, nullable: nullable)
+        self.values = values
+    }
+
+    /// This column's values for `rows`, for one Parquet row group.
+    func data(_ rows: Range<Int>) -> ParquetColumnData {
+        switch values {
+        case .int(let value): return .int64(rows.map(value))
+        case .timestamp(let value): return .int64(rows.map { value($0)?.micros })
+        case .date(let value): return .int32(rows.map { value($0)?.days })
+        case .double(let value): return .double(rows.map(value))
+        case .bool(let value): return .boolean(rows.map(value))
+        case .string(let value):
+            var column = ParquetByteColumn()
+            column.reserveRows(rows.count)
+            for row in rows { column.append(value(row)) }
+            return .utf8(column)
         }
     }
 }
 
 /// An output table defined once, written both as a CSV report and as a
-/// Parquet snapshot, so the two can never disagree. Rows are produced on
-/// demand so a writer can stream them in bounded chunks.
+/// Parquet snapshot from the same typed column data, so the two can never
+/// disagree. Values are made one row range at a time, so a writer streams
+/// them in bounded row groups.
 public struct OutputTable {
     public var name: String
     public var fields: [ParquetField]
     public var rowCount: Int
-    public var row: (Int) -> [Cell]
+    /// Typed column data for rows `range`, one per field, in field order.
+    let rowGroup: (Range<Int>) -> [ParquetColumnData]
 
-    public var header: [String] { fields.map(\.name) }
-
-    /// Column data for rows `range`, for one Parquet row group.
-    func columns(_ range: Range<Int>) -> [ParquetColumnData] {
-        var ints = [[Int64?]](repeating: [], count: fields.count)
-        var doubles = [[Double?]](repeating: [], count: fields.count)
-        var strings = [ParquetByteColumn](repeating: ParquetByteColumn(), count: fields.count)
-        var bools = [[Bool?]](repeating: [], count: fields.count)
-        var dates = [[Int32?]](repeating: [], count: fields.count)
-        for index in range {
-            for (position, cell) in row(index).enumerated() {
-                switch cell {
-                case .int(let value): ints[position].append(value)
-                case .double(let value): doubles[position].append(value)
-                case .string(let value): strings[position].append(value)
-                case .date(let value): dates[position].append(value.map(\.days))
-                case .timestamp(let value): ints[position].append(value?.micros)
-                case .bool(let value): bools[position].append(value)
-                }
-            }
-        }
-        return fields.enumerated().map { position, field in
-            switch field.type {
-            case .boolean: return .boolean(bools[position])
-            case .int32: return .int32(dates[position])
-            case .date: return .int32(dates[position])
-            case .int64, .timestampMicros: return .int64(ints[position])
-            case .double: return .double(doubles[position])
-            case .string: return .utf8(strings[position])
-            }
+    /// A table whose columns each read their value per row.
+    init(name: String, rowCount: Int, columns: [OutputColumn]) {
+        self.init(name: name, rowCount: rowCount, fields: columns.map(\.field)) { range in
+            columns.map { $0.data(range) }
         }
     }
-}
 
-func field(_ name: String, _ type: ParquetType, nullable: Bool = false) -> ParquetField {
-    ParquetField(name: name, type: type, nullable: nullable)
+    /// A table that fills all its columns in one pass over a row range: for
+    /// rows that reach into large shared arrays in no useful order (events
+    /// sorted by relationship and day, tasks in file order), one pass per
+    /// row instead of one per column saves a cache miss per value.
+    init(
+        name: String, rowCount: Int, fields: [ParquetField],
+        rowGroup: @escaping (Range<Int>) -> [ParquetColumnData]
+    ) {
+        self.name = name
+        self.rowCount = rowCount
+        self.fields = fields
+        self.rowGroup = rowGroup
+    }
+
+    public var header: [String] { fields.map(\.name) }
 }

@@ -8,32 +8,41 @@ public enum ReportTables {
         }
     }
 
+    static func field(_ name: String, _ type: ParquetType, nullable: Bool = false) -> ParquetField {
+        ParquetField(name: name, type: type, nullable: nullable)
+    }
+
     /// `relationship_days` (the snapshot) and `coach_daily_summary.csv` (the report).
     public static func relationshipDays(_ result: RunResult, name: String = "relationship_days") -> OutputTable {
-        var rows: [(Int, Int)] = []
+        var rows: [(relationship: Int32, position: Int32)] = []
         for index in relationshipOrder(result) {
-            for position in result.relationshipDays[index].indices { rows.append((index, position)) }
+            for position in result.relationshipDays[index].indices { rows.append((Int32(index), Int32(position))) }
         }
-        let fields = [
-            field("relationship_id", .string), field("client_user_id", .string), field("local_date", .date),
-            field("timezone", .string), field("tasks_total", .int64), field("scored", .int64),
-            field("completed", .int64),
-            field("skipped", .int64), field("missed", .int64), field("open", .int64), field("excluded", .int64),
-            field("info_cards", .int64), field("adherence", .double, nullable: true), field("day_state", .string),
-            field("streak_length", .int64),
-        ]
-        return OutputTable(name: name, fields: fields, rowCount: rows.count) { rowIndex in
-            let (index, position) = rows[rowIndex]
-            let relationship = result.drop.relationships[index]
-            let day = result.relationshipDays[index][position]
-            return [
-                .string(relationship.id), .string(relationship.clientUserID), .date(day.date), .string(day.timezone),
-                .int(Int64(day.tasksTotal)), .int(Int64(day.scored)), .int(Int64(day.completed)),
-                .int(Int64(day.skipped)), .int(Int64(day.missed)), .int(Int64(day.open)), .int(Int64(day.excluded)),
-                .int(Int64(day.infoCards)), .double(day.adherence), .string(day.state.rawValue),
-                .int(Int64(day.streakLength)),
-            ]
+        let relationships = result.drop.relationships
+        let days = result.relationshipDays
+        // Values are read in place: a copied day would retain its zone name per value.
+        func count(_ name: String, _ value: @escaping (borrowing RelationshipDay) -> Int) -> OutputColumn {
+            OutputColumn(name, .int { Int64(value(days[Int(rows[$0].relationship)][Int(rows[$0].position)])) })
         }
+        return OutputTable(
+            name: name, rowCount: rows.count,
+            columns: [
+                OutputColumn("relationship_id", .string { relationships[Int(rows[$0].relationship)].id }),
+                OutputColumn("client_user_id", .string { relationships[Int(rows[$0].relationship)].clientUserID }),
+                OutputColumn("local_date", .date { days[Int(rows[$0].relationship)][Int(rows[$0].position)].date }),
+                OutputColumn(
+                    "timezone", .string { days[Int(rows[$0].relationship)][Int(rows[$0].position)].timezone }),
+                count("tasks_total") { $0.tasksTotal }, count("scored") { $0.scored },
+                count("completed") { $0.completed }, count("skipped") { $0.skipped },
+                count("missed") { $0.missed }, count("open") { $0.open }, count("excluded") { $0.excluded },
+                count("info_cards") { $0.infoCards },
+                OutputColumn(
+                    "adherence", nullable: true,
+                    .double { days[Int(rows[$0].relationship)][Int(rows[$0].position)].adherence }),
+                OutputColumn(
+                    "day_state", .string { days[Int(rows[$0].relationship)][Int(rows[$0].position)].state.rawValue }),
+                count("streak_length") { $0.streakLength },
+            ])
     }
 
     public static func streaks(_ result: RunResult) -> OutputTable {
@@ -41,25 +50,24 @@ public enum ReportTables {
         let rows = result.streaks.filter { result.owns(relationship: $0.relationship) }.sorted {
             (order[$0.relationship] ?? 0) < (order[$1.relationship] ?? 0)
         }
-        let fields = [
-            field("relationship_id", .string), field("client_user_id", .string), field("as_of_date", .date),
-            field("current_streak_days", .int64), field("current_streak_start", .date, nullable: true),
-            field("longest_streak_days", .int64), field("longest_streak_start", .date, nullable: true),
-            field("longest_streak_end", .date, nullable: true), field("last_kept_date", .date, nullable: true),
-            field("adherence_7d", .double, nullable: true), field("adherence_30d", .double, nullable: true),
-            field("adherence_90d", .double, nullable: true),
-        ]
-        return OutputTable(name: "streaks", fields: fields, rowCount: rows.count) { rowIndex in
-            let streak = rows[rowIndex]
-            let relationship = result.drop.relationships[streak.relationship]
-            return [
-                .string(relationship.id), .string(relationship.clientUserID), .date(streak.asOfDate),
-                .int(Int64(streak.currentDays)), .date(streak.currentStart), .int(Int64(streak.longestDays)),
-                .date(streak.longestStart), .date(streak.longestEnd), .date(streak.lastKept),
-                .double(streak.adherence7),
-                .double(streak.adherence30), .double(streak.adherence90),
-            ]
-        }
+        let relationships = result.drop.relationships
+        func relationship(_ row: Int) -> Relationship { relationships[rows[row].relationship] }
+        return OutputTable(
+            name: "streaks", rowCount: rows.count,
+            columns: [
+                OutputColumn("relationship_id", .string { relationship($0).id }),
+                OutputColumn("client_user_id", .string { relationship($0).clientUserID }),
+                OutputColumn("as_of_date", .date { rows[$0].asOfDate }),
+                OutputColumn("current_streak_days", .int { Int64(rows[$0].currentDays) }),
+                OutputColumn("current_streak_start", nullable: true, .date { rows[$0].currentStart }),
+                OutputColumn("longest_streak_days", .int { Int64(rows[$0].longestDays) }),
+                OutputColumn("longest_streak_start", nullable: true, .date { rows[$0].longestStart }),
+                OutputColumn("longest_streak_end", nullable: true, .date { rows[$0].longestEnd }),
+                OutputColumn("last_kept_date", nullable: true, .date { rows[$0].lastKept }),
+                OutputColumn("adherence_7d", nullable: true, .double { rows[$0].adherence7 }),
+                OutputColumn("adherence_30d", nullable: true, .double { rows[$0].adherence30 }),
+                OutputColumn("adherence_90d", nullable: true, .double { rows[$0].adherence90 }),
+            ])
     }
 
     public static func riskSignals(_ result: RunResult) -> OutputTable {
@@ -69,75 +77,76 @@ public enum ReportTables {
             let right = order[$1.relationship] ?? 0
             return left != right ? left < right : bytesLess($0.signal, $1.signal)
         }
-        let fields = [
-            field("relationship_id", .string), field("client_user_id", .string), field("as_of_date", .date),
-            field("signal", .string), field("severity", .string), field("window_from", .date),
-            field("window_to", .date),
-            field("evidence", .string), field("explanation", .string),
-        ]
-        return OutputTable(name: "risk_signals", fields: fields, rowCount: rows.count) { rowIndex in
-            let signal = rows[rowIndex]
-            let relationship = result.drop.relationships[signal.relationship]
-            return [
-                .string(relationship.id), .string(relationship.clientUserID), .date(signal.asOfDate),
-                .string(signal.signal),
-                .string(signal.severity), .date(signal.windowFrom), .date(signal.windowTo), .string(signal.evidence),
-                .string(signal.explanation),
-            ]
-        }
+        let relationships = result.drop.relationships
+        func relationship(_ row: Int) -> Relationship { relationships[rows[row].relationship] }
+        return OutputTable(
+            name: "risk_signals", rowCount: rows.count,
+            columns: [
+                OutputColumn("relationship_id", .string { relationship($0).id }),
+                OutputColumn("client_user_id", .string { relationship($0).clientUserID }),
+                OutputColumn("as_of_date", .date { rows[$0].asOfDate }),
+                OutputColumn("signal", .string { rows[$0].signal }),
+                OutputColumn("severity", .string { rows[$0].severity }),
+                OutputColumn("window_from", .date { rows[$0].windowFrom }),
+                OutputColumn("window_to", .date { rows[$0].windowTo }),
+                OutputColumn("evidence", .string { rows[$0].evidence }),
+                OutputColumn("explanation", .string { rows[$0].explanation }),
+            ])
     }
 
     public static func progressRanges(_ result: RunResult) -> OutputTable {
-        let fields = [
-            field("user_id", .string), field("metric", .string), field("window_days", .int64),
-            field("window_from", .date),
-            field("window_to", .date), field("requested_source", .string), field("source", .string),
-            field("fallback_reason", .string, nullable: true), field("days_with_data", .int64),
-            field("total", .double, nullable: true), field("average", .double, nullable: true),
-            field("min", .double, nullable: true), field("max", .double, nullable: true),
-            field("target", .double, nullable: true), field("target_provenance", .string, nullable: true),
-            field("percent_of_target", .double, nullable: true), field("coverage_label", .string),
-        ]
-        let progress = result.owned == nil ? result.progress : result.progress.filter { result.owns(user: $0.user) }
-        return OutputTable(name: "progress_ranges", fields: fields, rowCount: progress.count) { rowIndex in
-            let row = progress[rowIndex]
-            return [
-                .string(row.user), .string(row.metric.rawValue), .int(Int64(row.windowDays)), .date(row.windowFrom),
-                .date(row.windowTo), .string(row.requestedSource.rawValue), .string(row.source),
-                .string(row.fallbackReason),
-                .int(Int64(row.daysWithData)), .double(row.total), .double(row.average), .double(row.min),
-                .double(row.max), .double(row.target), .string(row.targetProvenance), .double(row.percentOfTarget),
-                .string(row.coverageLabel),
-            ]
-        }
+        let rows = result.owned == nil ? result.progress : result.progress.filter { result.owns(user: $0.user) }
+        return OutputTable(
+            name: "progress_ranges", rowCount: rows.count,
+            columns: [
+                OutputColumn("user_id", .string { rows[$0].user }),
+                OutputColumn("metric", .string { rows[$0].metric.rawValue }),
+                OutputColumn("window_days", .int { Int64(rows[$0].windowDays) }),
+                OutputColumn("window_from", .date { rows[$0].windowFrom }),
+                OutputColumn("window_to", .date { rows[$0].windowTo }),
+                OutputColumn("requested_source", .string { rows[$0].requestedSource.rawValue }),
+                OutputColumn("source", .string { rows[$0].source }),
+                OutputColumn("fallback_reason", nullable: true, .string { rows[$0].fallbackReason }),
+                OutputColumn("days_with_data", .int { Int64(rows[$0].daysWithData) }),
+                OutputColumn("total", nullable: true, .double { rows[$0].total }),
+                OutputColumn("average", nullable: true, .double { rows[$0].average }),
+                OutputColumn("min", nullable: true, .double { rows[$0].min }),
+                OutputColumn("max", nullable: true, .double { rows[$0].max }),
+                OutputColumn("target", nullable: true, .double { rows[$0].target }),
+                OutputColumn("target_provenance", nullable: true, .string { rows[$0].targetProvenance }),
+                OutputColumn("percent_of_target", nullable: true, .double { rows[$0].percentOfTarget }),
+                OutputColumn("coverage_label", .string { rows[$0].coverageLabel }),
+            ])
     }
 
     public static func clientDays(_ result: RunResult) -> OutputTable {
-        var rows: [(Int, Int)] = []
+        var rows: [(table: Int32, position: Int32)] = []
         for (tableIndex, table) in result.clientTables.enumerated() where result.owns(user: table.user) {
-            for position in table.days.indices { rows.append((tableIndex, position)) }
+            for position in table.days.indices { rows.append((Int32(tableIndex), Int32(position))) }
         }
-        let fields = [
-            field("user_id", .string), field("local_date", .date), field("timezone", .string),
-            field("journal_entries", .int64), field("journal_energy_kcal", .double, nullable: true),
-            field("journal_protein_g", .double, nullable: true), field("journal_carbs_g", .double, nullable: true),
-            field("journal_fat_g", .double, nullable: true), field("health_records", .int64),
-            field("health_energy_kcal", .double, nullable: true), field("health_protein_g", .double, nullable: true),
-            field("health_carbs_g", .double, nullable: true), field("health_fat_g", .double, nullable: true),
-            field("water_ml", .double, nullable: true), field("steps", .double, nullable: true),
-            field("body_mass_kg", .double, nullable: true),
-        ]
-        return OutputTable(name: "client_days", fields: fields, rowCount: rows.count) { rowIndex in
-            let (tableIndex, position) = rows[rowIndex]
-            let table = result.clientTables[tableIndex]
-            let day = table.days[position]
-            return [
-                .string(table.user), .date(day.date), .string(day.timezone), .int(Int64(day.journalEntries)),
-                .double(day.journal[0]), .double(day.journal[1]), .double(day.journal[2]), .double(day.journal[3]),
-                .int(Int64(day.healthRecords)), .double(day.health[0]), .double(day.health[1]), .double(day.health[2]),
-                .double(day.health[3]), .double(day.waterMl), .double(day.steps), .double(day.bodyMassKg),
-            ]
+        let tables = result.clientTables
+        // Values are read in place (see `relationshipDays`).
+        func value<T>(_ read: @escaping (borrowing ClientDay) -> T) -> (Int) -> T {
+            { read(tables[Int(rows[$0].table)].days[Int(rows[$0].position)]) }
         }
+        func amount(_ name: String, _ read: @escaping (borrowing ClientDay) -> Double?) -> OutputColumn {
+            OutputColumn(name, nullable: true, .double(value(read)))
+        }
+        return OutputTable(
+            name: "client_days", rowCount: rows.count,
+            columns: [
+                OutputColumn("user_id", .string { tables[Int(rows[$0].table)].user }),
+                OutputColumn("local_date", .date(value { $0.date })),
+                OutputColumn("timezone", .string(value { $0.timezone })),
+                OutputColumn("journal_entries", .int(value { Int64($0.journalEntries) })),
+                amount("journal_energy_kcal") { $0.journal[0] }, amount("journal_protein_g") { $0.journal[1] },
+                amount("journal_carbs_g") { $0.journal[2] }, amount("journal_fat_g") { $0.journal[3] },
+                OutputColumn("health_records", .int(value { Int64($0.healthRecords) })),
+                amount("health_energy_kcal") { $0.health[0] }, amount("health_protein_g") { $0.health[1] },
+                amount("health_carbs_g") { $0.health[2] }, amount("health_fat_g") { $0.health[3] },
+                amount("water_ml") { $0.waterMl }, amount("steps") { $0.steps },
+                amount("body_mass_kg") { $0.bodyMassKg },
+            ])
     }
 
     /// One adherence event per COMPLETED, SKIPPED and MISSED task (SPEC §3).
@@ -161,7 +170,7 @@ public enum ReportTables {
             return bytesLess(
                 drop.tasks[outcomes[Int(left.index)].task].id, drop.tasks[outcomes[Int(right.index)].task].id)
         }
-        let rows = keyed.map(\.index)
+        let rows = keyed.map { Int($0.index) }
         let fields = [
             field("event_id", .string), field("daily_task_instance_id", .string), field("relationship_id", .string),
             field("client_user_id", .string), field("local_date", .date), field("task_kind", .string),
@@ -169,17 +178,84 @@ public enum ReportTables {
             field("late", .boolean), field("superseded_version", .boolean),
             field("skip_reason", .string, nullable: true),
         ]
-        return OutputTable(name: "adherence_events", fields: fields, rowCount: rows.count) { rowIndex in
-            let outcome = outcomes[Int(rows[rowIndex])]
-            let task = drop.tasks[outcome.task]
-            let relationship = drop.relationships[task.relationship]
-            let type = outcome.kind?.rawValue ?? ""
+        // Columns are filled in short passes over the row range, each reading
+        // one large array at rows in no useful order (outcomes and tasks sit in
+        // file order): with little work per iteration the CPU overlaps the
+        // cache misses, which dominate this table.
+        return OutputTable(name: "adherence_events", rowCount: rows.count, fields: fields) { range in
+            var taskOf: [Int] = []
+            var kinds: [OutcomeKind?] = []
+            var skipReason = ParquetByteColumn()
+            var occurred: [Int64?] = []
+            var late: [Bool?] = []
+            var superseded: [Bool?] = []
+            taskOf.reserveCapacity(range.count)
+            kinds.reserveCapacity(range.count)
+            skipReason.reserveRows(range.count)
+            occurred.reserveCapacity(range.count)
+            late.reserveCapacity(range.count)
+            superseded.reserveCapacity(range.count)
+            for row in range {
+                let index = rows[row]
+                taskOf.append(outcomes[index].task)
+                let kind = outcomes[index].kind
+                kinds.append(kind)
+                occurred.append(outcomes[index].occurredAt?.micros)
+                late.append(outcomes[index].late)
+                superseded.append(outcomes[index].supersededVersion)
+                if kind == .skipped { skipReason.append(outcomes[index].skipReason) } else { skipReason.appendNull() }
+            }
+            var relationshipOf: [Int] = []
+            var dates: [Int32?] = []
+            var taskID = ParquetByteColumn()
+            var taskKind = ParquetByteColumn()
+            relationshipOf.reserveCapacity(range.count)
+            dates.reserveCapacity(range.count)
+            taskID.reserveRows(range.count)
+            taskKind.reserveRows(range.count)
+            for task in taskOf {
+                relationshipOf.append(drop.tasks[task].relationship)
+                dates.append(drop.tasks[task].localDate.days)
+                taskID.append(drop.tasks[task].id)
+                taskKind.append(drop.tasks[task].kind)
+            }
+            var relationshipID = ParquetByteColumn()
+            var clientID = ParquetByteColumn()
+            for relationship in relationshipOf {
+                relationshipID.append(drop.relationships[relationship].id)
+                clientID.append(drop.relationships[relationship].clientUserID)
+            }
+            var eventID = ParquetByteColumn()
+            var type = ParquetByteColumn()
+            eventID.reserveRows(range.count)
+            type.reserveRows(range.count)
+            taskID.bytes.withUnsafeBufferPointer { ids in
+                for (position, kind) in kinds.enumerated() {
+                    let name = kind?.utf8Name ?? []
+                    eventID.appendBuilt {
+                        appendEventID(UnsafeBufferPointer(rebasing: ids[taskID.range(position)]), name, into: &$0)
+                        return true
+                    }
+                    type.append(name[...])
+                }
+            }
             return [
-                .string(SHA256Hasher.hex("\(task.id)|\(type)")), .string(task.id), .string(relationship.id),
-                .string(relationship.clientUserID), .date(task.localDate), .string(task.kind), .string(type),
-                .double(outcome.kind == .completed ? 1 : 0), .timestamp(outcome.occurredAt), .bool(outcome.late),
-                .bool(outcome.supersededVersion), .string(outcome.kind == .skipped ? outcome.skipReason : nil),
+                .utf8(eventID), .utf8(taskID), .utf8(relationshipID), .utf8(clientID), .int32(dates), .utf8(taskKind),
+                .utf8(type), .double(kinds.map { $0 == .completed ? 1 : 0 }), .int64(occurred), .boolean(late),
+                .boolean(superseded), .utf8(skipReason),
             ]
+        }
+    }
+
+    /// An adherence event's id: the hex SHA-256 of `task id|event type`
+    /// (SPEC §7), written straight into the column's bytes.
+    static func appendEventID(_ taskID: UnsafeBufferPointer<UInt8>, _ type: [UInt8], into output: inout [UInt8]) {
+        let length = taskID.count + 1 + type.count
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { message in
+            _ = message.initialize(fromContentsOf: taskID)
+            message[taskID.count] = 0x7C
+            _ = UnsafeMutableBufferPointer(rebasing: message[(taskID.count + 1)...]).initialize(fromContentsOf: type)
+            SHA256Hasher.appendHex(of: UnsafeBufferPointer(message), into: &output)
         }
     }
 

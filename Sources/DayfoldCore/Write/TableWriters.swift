@@ -5,12 +5,17 @@ import Foundation
 /// (row groups of a bounded number of rows, so memory stays flat).
 enum TableWriters {
     static let rowGroupRows = 1 << 17
+    /// CSV is written from typed columns made this many rows at a time.
+    static let csvChunkRows = 1 << 14
 
     /// Returns the number of data rows written.
     @discardableResult
     static func writeCSV(_ table: OutputTable, to path: String, guardFormulas: Bool = true) throws -> Int {
         let writer = try CSVReportWriter(path: path, header: table.header, guardFormulas: guardFormulas)
-        for index in 0..<table.rowCount { try writer.append(row: table.row(index).map(\.csv)) }
+        for start in stride(from: 0, to: table.rowCount, by: csvChunkRows) {
+            let columns = table.rowGroup(start..<min(start + csvChunkRows, table.rowCount))
+            for row in 0..<(columns.first?.count ?? 0) { try writer.append(columns, fields: table.fields, row: row) }
+        }
         try writer.finish()
         return writer.rows
     }
@@ -27,7 +32,7 @@ enum TableWriters {
         }
         let shared = SharedTable(table: table)
         func build(_ rows: Range<Int>) -> BackgroundValue<[ParquetColumnData]> {
-            BackgroundValue { shared.table.columns(rows) }
+            BackgroundValue { shared.table.rowGroup(rows) }
         }
         var next = ranges.first.map(build)
         for index in ranges.indices {
@@ -35,7 +40,7 @@ enum TableWriters {
             next = index + 1 < ranges.count ? build(ranges[index + 1]) : nil
             try writer.writeRowGroup(current.value())
         }
-        if table.rowCount == 0 { try writer.writeRowGroup(table.columns(0..<0)) }
+        if table.rowCount == 0 { try writer.writeRowGroup(table.rowGroup(0..<0)) }
         try writer.close()
         return table.rowCount
     }

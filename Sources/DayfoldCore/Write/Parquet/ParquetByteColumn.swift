@@ -32,6 +32,24 @@ public struct ParquetByteColumn: Sendable, Equatable {
         nulls.append(false)
     }
 
+    /// Appends a value written by `build` straight into the buffer (true), or
+    /// NULL (false; whatever `build` appended is dropped).
+    mutating func appendBuilt(_ build: (inout [UInt8]) -> Bool) {
+        let start = bytes.count
+        if build(&bytes) {
+            ends.append(bytes.count)
+            nulls.append(false)
+        } else {
+            bytes.removeSubrange(start...)
+            appendNull()
+        }
+    }
+
+    mutating func reserveRows(_ rows: Int) {
+        ends.reserveCapacity(rows)
+        nulls.reserveCapacity(rows)
+    }
+
     public mutating func appendNull() {
         ends.append(bytes.count)
         nulls.append(true)

@@ -93,27 +93,45 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
             minBytes = low.map { Array($0.utf8) }
             maxBytes = high.map { Array($0.utf8) }
         case .utf8(let column):
-            var low: Range<Int>?
-            var high: Range<Int>?
+            // The first 8 bytes, big-endian, decide most comparisons without a memcmp.
+            var low: (prefix: UInt64, range: Range<Int>)?
+            var high: (prefix: UInt64, range: Range<Int>)?
             column.bytes.withUnsafeBufferPointer { bytes in
+                func less(_ a: (prefix: UInt64, range: Range<Int>), _ b: (prefix: UInt64, range: Range<Int>)) -> Bool {
+                    a.prefix != b.prefix ? a.prefix < b.prefix : bytesLess(bytes, a.range, b.range)
+                }
                 for row in 0..<column.count where !column.nulls[row] {
                     let range = column.range(row)
+                    let value = (prefix: Self.orderPrefix(bytes, range), range: range)
                     if let current = low {
-                        if bytesLess(bytes, range, current) { low = range }
+                        if less(value, current) { low = value }
                     } else {
-                        low = range
+                        low = value
                     }
                     if let current = high {
-                        if bytesLess(bytes, current, range) { high = range }
+                        if less(current, value) { high = value }
                     } else {
-                        high = range
+                        high = value
                     }
                 }
             }
-            minBytes = low.map { Array(column.bytes[$0]) }
-            maxBytes = high.map { Array(column.bytes[$0]) }
+            let lowRange = low?.range
+            let highRange = high?.range
+            minBytes = lowRange.map { Array(column.bytes[$0]) }
+            maxBytes = highRange.map { Array(column.bytes[$0]) }
         }
         self.init(nullCount: Int64(column.nullCount), minBytes: minBytes, maxBytes: maxBytes, nanCount: nanCount)
+    }
+
+    /// Up to the first 8 bytes of a value as a big-endian number (zero
+    /// padded): when two prefixes differ they order the values as
+    /// `bytesLess` does; when equal, the bytes must be compared.
+    @inline(__always)
+    private static func orderPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt64 {
+        var prefix: UInt64 = 0
+        let end = Swift.min(range.upperBound, range.lowerBound + 8)
+        for index in range.lowerBound..<end { prefix = prefix << 8 | UInt64(bytes[index]) }
+        return prefix << (8 * UInt64(8 - (end - range.lowerBound)))
     }
 
     init(thrift: ThriftStruct) {

@@ -2,7 +2,8 @@
 /// an entry wins (ties: last in file order); a winning deletion removes it.
 extension DropIngestor {
     private struct JournalCandidate {
-        var entryID: String
+        /// The entry id's key in the run's id table (ids compare as bytes).
+        var entryKey: Int32
         var revision: Int64
         var deleted: Bool
         var entry: JournalEntry
@@ -18,9 +19,11 @@ extension DropIngestor {
     func readJournal() throws {
         var candidates: [JournalCandidate] = []
         var journalUsers = ByteInterner()
+        var entryIDs = ByteKeyTable()
         for file in layout.journal {
             let handle: (inout CSVRow, Int) throws -> Void = { row, account in
-                let entryID = row.text(0)
+                let entryID = row.slice(0)
+                if entryID == nil { row.fail("missing_column:entry_id") }
                 let userBytes = row.slice(1)
                 if userBytes == nil { row.fail("missing_column:user_id") }
                 let cooked = row.instant(2)
@@ -38,7 +41,7 @@ extension DropIngestor {
                 }
                 candidates.append(
                     JournalCandidate(
-                        entryID: entryID, revision: revision, deleted: deleted,
+                        entryKey: entryIDs.intern(entryID).index, revision: revision, deleted: deleted,
                         entry: JournalEntry(
                             userID: journalUsers.string(userBytes), cookedAt: cooked, portion: portion,
                             energyKcal: energy, proteinG: protein, carbsG: carbs, fatG: fat),
@@ -50,13 +53,14 @@ extension DropIngestor {
                 try readCSV(file, kind: "journal", columns: DropIngestor.journalColumns, handle)
             }
         }
-        var winner: [String: Int] = [:]
+        var winner = [Int](repeating: -1, count: entryIDs.count)
         for (position, candidate) in candidates.enumerated() {
-            if let current = winner[candidate.entryID], candidates[current].revision > candidate.revision { continue }
-            winner[candidate.entryID] = position
+            let current = winner[Int(candidate.entryKey)]
+            if current >= 0 && candidates[current].revision > candidate.revision { continue }
+            winner[Int(candidate.entryKey)] = position
         }
         for (position, candidate) in candidates.enumerated() {
-            guard winner[candidate.entryID] == position else {
+            guard winner[Int(candidate.entryKey)] == position else {
                 count(candidate.account, .duplicate)
                 continue
             }

@@ -20,8 +20,9 @@ struct CSVSource {
         _ body: (inout CSVRow) throws -> Void
     ) throws {
         let stream: ByteStream
+        let digest = StreamDigest()
         do {
-            stream = try openByteStream(path: absolutePath)
+            stream = try openByteStream(path: absolutePath, digest: digest)
         } catch let error as ByteStreamError {
             throw DayfoldError(.input, "\(relativePath): cannot open: \(error.detail)")
         }
@@ -77,6 +78,7 @@ struct CSVSource {
         } catch let error as CSVReadError {
             throw CSVSource.unreadable(error)
         }
+        account.sha256 = digest.hex()
     }
 }
 

@@ -173,6 +173,7 @@ public final class DropIngestor {
         drop.accounts[account].duplicate += fileAccount.duplicate
         drop.accounts[account].ignored += fileAccount.ignored
         drop.accounts[account].unknownColumns = fileAccount.unknownColumns
+        drop.accounts[account].sha256 = fileAccount.sha256
         drop.rejects += rejects
     }
 

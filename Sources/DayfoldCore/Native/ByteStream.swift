@@ -31,9 +31,26 @@ public struct ByteStreamError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(path): \(kind.rawValue): \(detail)" }
 }
 
+/// The SHA-256 of the bytes a stream reads from its file (compressed bytes
+/// for a `.zst` file), taken as they are read: the manifest's input digests
+/// cost no second reading of the drop, and the bytes are hashed while still
+/// in cache on the thread that reads them.
+public final class StreamDigest {
+    private var hasher = SHA256Hasher()
+
+    public init() {}
+
+    func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bytes) }
+
+    /// The hex digest; call once, after the stream has reached its end.
+    public func hex() -> String { hasher.finalizeHex() }
+}
+
 /// Opens `path` for streaming; files ending in `.zst` are decompressed.
-public func openByteStream(path: String, chunkSize: Int = 1 << 20) throws -> ByteStream {
+/// With `digest`, the file's bytes are hashed into it as they are read.
+public func openByteStream(path: String, chunkSize: Int = 1 << 20, digest: StreamDigest? = nil) throws -> ByteStream {
     let file = try FileByteStream(path: path, chunkSize: chunkSize)
+    file.digest = digest
     if path.hasSuffix(".zst") {
         return try ZstdByteStream(source: file, path: path)
     }
@@ -46,6 +63,8 @@ public final class FileByteStream: ByteStream {
     private let chunkSize: Int
     private var scratch: [UInt8] = []
     public let path: String
+    /// When set, every byte read is hashed into it.
+    var digest: StreamDigest?
 
     public init(path: String, chunkSize: Int = 1 << 20) throws {
         let fd = open(path, O_RDONLY)
@@ -75,6 +94,7 @@ public final class FileByteStream: ByteStream {
             throw ByteStreamError(kind: .read, path: path, detail: String(cString: strerror(errno)))
         }
         if count == 0 { return false }
+        if let digest { scratch.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) } }
         buffer.append(contentsOf: scratch[0..<count])
         return true
     }
@@ -92,6 +112,7 @@ public final class FileByteStream: ByteStream {
             throw ByteStreamError(kind: .read, path: path, detail: String(cString: strerror(errno)))
         }
         if count == 0 { return nil }
+        if let digest { chunk.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) } }
         chunk.removeSubrange(count...)
         return chunk
     }

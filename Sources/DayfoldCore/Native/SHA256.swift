@@ -11,6 +11,10 @@ public struct SHA256Hasher {
         bytes.withUnsafeBytes { buffer in _ = SHA256_Update(&context, buffer.baseAddress, buffer.count) }
     }
 
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        _ = SHA256_Update(&context, bytes.baseAddress, bytes.count)
+    }
+
     public mutating func finalizeHex() -> String {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         digest.withUnsafeMutableBufferPointer { buffer in _ = SHA256_Final(buffer.baseAddress, &context) }

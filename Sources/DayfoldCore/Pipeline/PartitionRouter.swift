@@ -137,6 +137,10 @@ public final class PartitionRouter {
         ]
     }
 
+    /// The SHA-256 of each file the union pass read (by relative path), taken
+    /// as it was read: the manifest needs no second reading of those files.
+    private(set) var digests: [String: String] = [:]
+
     /// Union pass, then route pass. Returns the partition folders.
     func run() throws -> [String] {
         // Union pass: every id a row claims goes to a bucket file with the row's
@@ -147,11 +151,13 @@ public final class PartitionRouter {
             folder: root + "/ids", count: Int(min(512, max(1, inputBytes / (150 << 20)))))
         for (kind, files) in kinds {
             for file in files {
-                try scan(file, kind.columns) { fields, record in
+                let digest = StreamDigest()
+                try scan(file, kind.columns, digest: digest) { fields, record in
                     guard let owner = self.owner(kind: kind, fields) else { return }
                     self.bytesOfNode[Int(owner)] += Int64(record.rawRange.count)
                     for key in self.claims(kind: kind, fields) { try buckets.add(key, owner) }
                 }
+                digests[file.relativePath] = digest.hex()
             }
         }
         try buckets.forEachBucket { pairs in
@@ -236,13 +242,13 @@ public final class PartitionRouter {
 
     /// Reads `columns` of every record of a CSV file (header excluded).
     private func scan(
-        _ file: DropLayout.File, _ columns: [String],
+        _ file: DropLayout.File, _ columns: [String], digest: StreamDigest? = nil,
         _ body: (_ fields: [ArraySlice<UInt8>?], _ record: CSVRecord) throws -> Void,
         header: (CSVRecord) -> Void = { _ in }
     ) throws {
         let stream: ByteStream
         do {
-            stream = try openByteStream(path: file.absolutePath)
+            stream = try openByteStream(path: file.absolutePath, digest: digest)
         } catch let error as ByteStreamError {
             throw DayfoldError(.input, "\(file.relativePath): cannot open: \(error.detail)")
         }

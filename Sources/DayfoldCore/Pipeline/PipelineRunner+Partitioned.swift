@@ -134,16 +134,20 @@ extension PipelineRunner {
         // Merges hold a row group each (tens of MB), far less than a
         // partition's facts, so two run side by side.
         let hashedFiles = layout.readingOrder.filter { accounts[$0.relativePath] != nil }
-        // The inputs' SHA-256 for the manifest is taken alongside the merges.
-        let inputPaths = hashedFiles.map(\.absolutePath)
-        let inputHashes = BackgroundValue { inputPaths.map { (try? SHA256Hasher.hex(file: $0)) ?? "" } }
+        // The union pass hashed the files it read; the others' SHA-256 (the
+        // subjects, Apple Health exports) is taken alongside the merges.
+        let known = router.digests
+        let inputPaths = hashedFiles.map { known[$0.relativePath] == nil ? $0.absolutePath : nil }
+        let inputHashes = BackgroundValue {
+            inputPaths.map { path in path.map { (try? SHA256Hasher.hex(file: $0)) ?? "" } }
+        }
         var outputs = try ParallelJobs(jobs).run().flatMap { $0 }
         outputs.sort { bytesLess($0.0, $1.0) }
         debugRSS("merges done")
         var ordered: [FileAccount] = []
         for (file, hash) in zip(hashedFiles, inputHashes.value()) {
             guard var account = accounts[file.relativePath] else { continue }
-            account.sha256 = hash
+            account.sha256 = hash ?? known[file.relativePath] ?? ""
             ordered.append(account)
         }
         debugRSS("inputs hashed")

@@ -40,7 +40,8 @@ public struct PipelineRunner {
         options.retainRows = retainRows
         options.progress = progress
         var drop = try DropIngestor(layout: layout, options: options).ingest()
-        for index in drop.accounts.indices where hashInputs {
+        // CSV files were hashed as they were read; other files (SQLite, XML) are hashed here.
+        for index in drop.accounts.indices where hashInputs && drop.accounts[index].sha256.isEmpty {
             let relative = drop.accounts[index].path
             drop.accounts[index].sha256 =
                 (try? SHA256Hasher.hex(file: (input as NSString).appendingPathComponent(relative))) ?? ""
@@ -99,8 +100,10 @@ public struct PipelineRunner {
         let drop = try PipelineRunner.ingest(
             input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false)
         lap("ingest")
-        // The inputs' SHA-256 for the manifest is taken alongside compute, which uses one core.
-        let inputPaths = drop.accounts.map { (input as NSString).appendingPathComponent($0.path) }
+        // CSV inputs were hashed as they were read; the others' SHA-256 is
+        // taken alongside compute.
+        let unhashed = drop.accounts.indices.filter { drop.accounts[$0].sha256.isEmpty }
+        let inputPaths = unhashed.map { (input as NSString).appendingPathComponent(drop.accounts[$0].path) }
         let inputHashes = BackgroundValue { inputPaths.map { (try? SHA256Hasher.hex(file: $0)) ?? "" } }
         let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
         stages.begin("compute")
@@ -168,7 +171,7 @@ public struct PipelineRunner {
             lap("write")
             result.timings = timings
             var hashedInputs = drop.accounts
-            for (index, hash) in inputHashes.value().enumerated() { hashedInputs[index].sha256 = hash }
+            for (index, hash) in zip(unhashed, inputHashes.value()) { hashedInputs[index].sha256 = hash }
             let manifest = Manifest(
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: hashedInputs,
                 outputs: outputs, warnings: warnings,

@@ -135,7 +135,7 @@ struct CSVRow {
 
     mutating func date(_ column: Int) -> LocalDate? {
         guard let index = present(column) else { return nil }
-        guard let value = LocalDate.parse(record.bytes, record.starts[index], record.ends[index]) else {
+        guard let value = LocalDate.parse(record.bytes, record.start(index), record.end(index)) else {
             fail("bad_date:\(columns[column].name)")
             return nil
         }
@@ -144,7 +144,7 @@ struct CSVRow {
 
     mutating func instant(_ column: Int) -> ParsedInstant? {
         guard let index = present(column) else { return nil }
-        guard let value = InstantParser.parse(record.bytes, record.starts[index], record.ends[index]) else {
+        guard let value = InstantParser.parse(record.bytes, record.start(index), record.end(index)) else {
             fail("bad_instant:\(columns[column].name)")
             return nil
         }
@@ -153,7 +153,7 @@ struct CSVRow {
 
     mutating func number(_ column: Int) -> Double? {
         guard let index = present(column) else { return nil }
-        guard let value = parseDouble(record.bytes, record.starts[index], record.ends[index]) else {
+        guard let value = parseDouble(record.bytes, record.start(index), record.end(index)) else {
             fail("non_numeric:\(columns[column].name)")
             return nil
         }
@@ -162,7 +162,7 @@ struct CSVRow {
 
     mutating func integer(_ column: Int) -> Int64? {
         guard let index = present(column) else { return nil }
-        guard let value = parseInteger(record.bytes, record.starts[index], record.ends[index]) else {
+        guard let value = parseInteger(record.bytes, record.start(index), record.end(index)) else {
             fail("non_numeric:\(columns[column].name)")
             return nil
         }
@@ -183,7 +183,7 @@ struct CSVRow {
     /// A task status (the rule of `choice`, matched as bytes: no String per row).
     mutating func status(_ column: Int) -> TaskStatus? {
         guard let index = present(column) else { return nil }
-        let field = record.bytes[record.starts[index]..<record.ends[index]]
+        let field = record.bytes[record.start(index)..<record.end(index)]
         for (name, status) in TaskStatus.utf8Names where field.elementsEqual(name) { return status }
         fail("unknown_status:\(columns[column].name)")
         return nil

@@ -88,10 +88,7 @@ extension DropIngestor {
                 record.line = Int(values.first.flatMap { $0 }.flatMap { Int($0) } ?? 0)
                 var json: [String] = []
                 for (position, value) in values.dropFirst().enumerated() {
-                    let start = record.bytes.count
-                    if let value { record.bytes.append(contentsOf: Array(value.utf8)) }
-                    record.starts.append(start)
-                    record.ends.append(record.bytes.count)
+                    record.appendField(value.map { Array($0.utf8) } ?? [])
                     if names.contains(columnSpec[position].name) {
                         json.append("\(jsonString(columnSpec[position].name)):\(value.map(jsonString) ?? "null")")
                     }

@@ -47,18 +47,11 @@ final class CSVRecordBatch: @unchecked Sendable {
         self.rawEnds = rawEnds
     }
 
-    /// Points `record` at record `index` of this batch (field offsets are copied, bytes shared).
+    /// Points `record` at record `index` of this batch (nothing is copied).
     func load(_ index: Int, into record: CSVRecord) {
         let fieldStart = index == 0 ? 0 : recordEnds[index - 1]
-        let fieldEnd = recordEnds[index]
-        record.bytes = bytes
-        record.starts.removeAll(keepingCapacity: true)
-        record.ends.removeAll(keepingCapacity: true)
-        record.starts.append(contentsOf: starts[fieldStart..<fieldEnd])
-        record.ends.append(contentsOf: ends[fieldStart..<fieldEnd])
-        record.line = lines[index]
-        record.rawSource = bytes
-        record.rawRange = rawStarts[index]..<rawEnds[index]
+        record.load(
+            self, fields: fieldStart..<recordEnds[index], line: lines[index], raw: rawStarts[index]..<rawEnds[index])
     }
 }
 

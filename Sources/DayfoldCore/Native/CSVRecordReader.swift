@@ -9,27 +9,69 @@ public struct CSVReadError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(path):\(line):\(column): \(detail)" }
 }
 
-/// The fields of one CSV record, held as byte ranges in a reused buffer so a
-/// row costs no allocation. Typed accessors parse straight from the bytes.
+/// The fields of one CSV record: byte ranges of its batch's buffer, read
+/// through the batch's own field tables, so moving to the next record copies
+/// nothing (the tables and buffer are taken once per batch). Typed accessors
+/// parse straight from the bytes.
 public final class CSVRecord {
     /// 1-based physical line where the record starts.
     public internal(set) var line = 0
-    var bytes: [UInt8] = []
-    var starts: [Int] = []
-    var ends: [Int] = []
+    /// The buffer the field ranges point into.
+    private(set) var bytes: [UInt8] = []
+    private var starts: [Int] = []
+    private var ends: [Int] = []
+    /// This record's first field in `starts`/`ends`.
+    private var firstField = 0
+    public private(set) var fieldCount = 0
+    /// The batch whose tables are loaded (nil for a record built by hand).
+    private var batch: CSVRecordBatch?
     /// The record's original text is `rawSource[rawRange]` (shared with its batch).
     var rawSource: [UInt8] = []
     var rawRange: Range<Int> = 0..<0
 
-    public var fieldCount: Int { starts.count }
+    /// Where field `index` starts and ends in `bytes`.
+    @inline(__always) func start(_ index: Int) -> Int { starts[firstField + index] }
+    @inline(__always) func end(_ index: Int) -> Int { ends[firstField + index] }
+
+    /// Points this record at record `index` of `batch`; the batch's buffer
+    /// and tables are taken only when the batch changes.
+    func load(_ batch: CSVRecordBatch, fields: Range<Int>, line: Int, raw: Range<Int>) {
+        if self.batch !== batch {
+            self.batch = batch
+            bytes = batch.bytes
+            starts = batch.starts
+            ends = batch.ends
+            rawSource = batch.bytes
+        }
+        firstField = fields.lowerBound
+        fieldCount = fields.count
+        self.line = line
+        rawRange = raw
+    }
+
+    /// Adds a field (records built by hand, e.g. from SQLite rows).
+    func appendField(_ value: some Collection<UInt8>) {
+        if batch != nil || firstField != 0 {
+            batch = nil
+            bytes = []
+            starts = []
+            ends = []
+            firstField = 0
+            fieldCount = 0
+        }
+        starts.append(bytes.count)
+        bytes.append(contentsOf: value)
+        ends.append(bytes.count)
+        fieldCount += 1
+    }
 
     /// True when the field is empty (quoted or not): NULL.
-    public func isNull(_ index: Int) -> Bool { ends[index] == starts[index] }
+    public func isNull(_ index: Int) -> Bool { end(index) == start(index) }
 
     /// Field text, or nil for NULL.
     public func string(_ index: Int) -> String? {
-        let start = starts[index]
-        let end = ends[index]
+        let start = start(index)
+        let end = end(index)
         if start == end { return nil }
         return bytes.withUnsafeBufferPointer { buffer in
             String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
@@ -38,8 +80,8 @@ public final class CSVRecord {
 
     /// The field's bytes (sharing the record's buffer: use before the next record), nil for NULL.
     public func slice(_ index: Int) -> ArraySlice<UInt8>? {
-        let start = starts[index]
-        let end = ends[index]
+        let start = start(index)
+        let end = end(index)
         return start == end ? nil : bytes[start..<end]
     }
 
@@ -188,7 +230,7 @@ extension CSVRecord {
     /// the original line from the first field and drops that prefix from `raw`,
     /// so rejects name the original line and text.
     func adoptSpillOrigin() {
-        guard fieldCount > 0, let line = parseInteger(bytes, starts[0], ends[0]) else { return }
+        guard fieldCount > 0, let line = parseInteger(bytes, start(0), end(0)) else { return }
         self.line = Int(line)
         if let comma = rawSource[rawRange].firstIndex(of: 0x2C) {
             rawRange = (comma + 1)..<rawRange.upperBound

@@ -44,7 +44,7 @@ public final class CSVReportWriter {
         record.bytes.withUnsafeBufferPointer { bytes in
             for index in 0..<record.fieldCount {
                 if index > 0 { buffer.append(0x2C) }
-                let field = UnsafeBufferPointer(rebasing: bytes[record.starts[index]..<record.ends[index]])
+                let field = UnsafeBufferPointer(rebasing: bytes[record.start(index)..<record.end(index)])
                 guard let first = field.first else { continue }
                 if guardFormulas && CSVReportWriter.mayBeFormula(first) {
                     CSVReportWriter.escape(String(decoding: field, as: UTF8.self), into: &buffer)

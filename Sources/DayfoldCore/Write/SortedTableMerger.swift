@@ -79,7 +79,7 @@ struct SortedTableMerger {
     /// The key field's bytes (empty for NULL, which sorts first as "" did).
     private static func key(_ record: CSVRecord, _ column: Int) -> ArraySlice<UInt8> {
         guard column < record.fieldCount else { return [] }
-        return record.bytes[record.starts[column]..<record.ends[column]]
+        return record.bytes[record.start(column)..<record.end(column)]
     }
 }
 
@@ -98,8 +98,8 @@ struct ColumnAccumulator {
     /// Appends field `index` of `record`, parsed from its bytes as the
     /// whole run's values were written (NULL: an empty field).
     mutating func append(_ record: CSVRecord, _ index: Int) {
-        let start = record.starts[index]
-        let end = record.ends[index]
+        let start = record.start(index)
+        let end = record.end(index)
         let null = start == end
         let bytes = record.bytes
         switch type {

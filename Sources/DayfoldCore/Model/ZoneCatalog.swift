@@ -29,6 +29,18 @@ public final class ZoneCatalog: @unchecked Sendable {
 
     public init() {}
 
+    /// An independent catalog with the same zones under the same ids: work
+    /// that runs alongside another thread resolves zones in its own copy,
+    /// because adding a zone (a new fixed offset) would race with reads.
+    func copy() -> ZoneCatalog {
+        lock.lock()
+        defer { lock.unlock() }
+        let copy = ZoneCatalog()
+        copy.zones = zones
+        copy.ids = ids
+        return copy
+    }
+
     /// The id of an IANA zone name; nil when the name is not a tz database key.
     public func id(named name: String) -> ZoneID? {
         lock.lock()

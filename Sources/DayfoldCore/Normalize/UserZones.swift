@@ -28,6 +28,23 @@ public final class UserZones: @unchecked Sendable {
         self.defaultZone = defaultZone
     }
 
+    /// An independent resolver over a copy of the zone catalog (see
+    /// `ZoneCatalog.copy`), with the same caches and warnings so far. Zone
+    /// ids it creates are its own: only dates and zone names may leave it.
+    func copy() -> UserZones {
+        let copy = UserZones(
+            zones: zones.copy(), history: history, latestInstanceZone: latestInstanceZone, defaultZone: defaultZone)
+        copy.warningsByUser = warningsByUser
+        copy.warnedOffset = warnedOffset
+        copy.warnedUTC = warnedUTC
+        return copy
+    }
+
+    /// Adds the warnings a copy gave (each fallback is still listed once).
+    func absorbWarnings(of copy: UserZones) {
+        for (user, texts) in copy.warningsByUser { warningsByUser[user, default: []].formUnion(texts) }
+    }
+
     /// A zone that does not depend on an instant, or nil when only the
     /// instant's own offset (or UTC) is left.
     private func configuredZone(_ user: String) -> ZoneID? {

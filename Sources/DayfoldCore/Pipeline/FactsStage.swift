@@ -9,6 +9,24 @@ public enum FactsStage {
         let today = drop.relationships.map {
             zones.zones.localDate(zones.zone($0.clientUserID, at: asOf), asOf.instant)
         }
+        let progressOptions = ProgressOptions(
+            windows: config.progressWindows, defaultTargets: config.defaultTargets, goals: drop.goals)
+        // The client side (day tables, Progress, activity days) runs alongside
+        // the task side on its own copy of the zone resolver: the two sides
+        // share no mutable state, and only dates, zone names and warnings come back.
+        var clientDrop = drop
+        let clientZones = drop.userZones.copy()
+        clientDrop.userZones = clientZones
+        clientDrop.zones = clientZones.zones
+        let sendableDrop = clientDrop
+        let clientSide = BackgroundValue {
+            let tables = ClientDayBuilder.build(sendableDrop, asOf: asOf, owned: owned)
+            return (
+                tables: tables,
+                progress: ProgressCalculator.ranges(sendableDrop, tables: tables, options: progressOptions),
+                activity: activityDays(sendableDrop)
+            )
+        }
         let outcomes = TaskOutcomeCalculator.outcomes(drop, asOf: asOf.instant)
         // Only the owned relationships' day tables: a partition holds every
         // relationship of the subjects, and building the others' tables (from
@@ -18,12 +36,11 @@ public enum FactsStage {
         let streaks = drop.relationships.indices.compactMap {
             StreakCalculator.summary(days[$0], relationship: $0, today: today[$0])
         }
-        let clientTables = ClientDayBuilder.build(drop, asOf: asOf, owned: owned)
-        let progressOptions = ProgressOptions(
-            windows: config.progressWindows, defaultTargets: config.defaultTargets, goals: drop.goals)
-        let progress = ProgressCalculator.ranges(drop, tables: clientTables, options: progressOptions)
+        let (clientTables, progress, activity) = clientSide.value()
+        zones.absorbWarnings(of: clientZones)
         let signals = computeSignals(
-            drop, outcomes: outcomes, days: days, today: today, tables: clientTables, options: progressOptions)
+            drop, outcomes: outcomes, days: days, today: today, tables: clientTables, activity: activity,
+            options: progressOptions)
         var result = RunResult(
             drop: drop, asOf: asOf, outcomes: outcomes, relationshipDays: days, today: today, streaks: streaks,
             signals: signals, clientTables: clientTables, progress: progress)
@@ -31,26 +48,19 @@ public enum FactsStage {
         return result
     }
 
-    static func computeSignals(
-        _ drop: IngestedDrop, outcomes: [TaskOutcome], days: [[RelationshipDay]], today: [LocalDate],
-        tables: [ClientTable], options: ProgressOptions
-    ) -> [RiskSignal] {
+    /// Local days with activity: per relationship (completions, skips,
+    /// starts, accepted values) and per user (journal entries).
+    struct ActivityDays: Sendable {
+        var byRelationship: [Set<LocalDate>]
+        var journalByUser: [String: Set<LocalDate>]
+    }
+
+    static func activityDays(_ drop: IngestedDrop) -> ActivityDays {
         let zones = drop.userZones
-        let count = drop.relationships.count
-        var checkIns = [[(LocalDate, String, OutcomeKind)]](repeating: [], count: count)
-        var skips = [[(LocalDate, String, String?)]](repeating: [], count: count)
-        for outcome in outcomes {
-            let task = drop.tasks[outcome.task]
-            guard let kind = outcome.kind else { continue }
-            if task.kind == "CHECK_IN" && (kind == .completed || kind == .skipped || kind == .missed) {
-                checkIns[task.relationship].append((task.localDate, task.id, kind))
-            }
-            if kind == .skipped { skips[task.relationship].append((task.localDate, task.id, outcome.skipReason)) }
-        }
         func day(_ user: String, _ instant: Instant, _ offset: Int32) -> LocalDate {
             zones.localDate(user, ParsedInstant(instant: instant, offsetSeconds: offset))
         }
-        var active = [Set<LocalDate>](repeating: [], count: count)
+        var active = [Set<LocalDate>](repeating: [], count: drop.relationships.count)
         for event in drop.events
         where event.toStatus == .completed || event.toStatus == .skipped || event.toStatus == .inProgress {
             let relationship = drop.tasks[event.task].relationship
@@ -65,6 +75,24 @@ public enum FactsStage {
         var journalDays: [String: Set<LocalDate>] = [:]
         for entry in drop.journal {
             journalDays[entry.userID, default: []].insert(zones.localDate(entry.userID, entry.cookedAt))
+        }
+        return ActivityDays(byRelationship: active, journalByUser: journalDays)
+    }
+
+    static func computeSignals(
+        _ drop: IngestedDrop, outcomes: [TaskOutcome], days: [[RelationshipDay]], today: [LocalDate],
+        tables: [ClientTable], activity: ActivityDays, options: ProgressOptions
+    ) -> [RiskSignal] {
+        let count = drop.relationships.count
+        var checkIns = [[(LocalDate, String, OutcomeKind)]](repeating: [], count: count)
+        var skips = [[(LocalDate, String, String?)]](repeating: [], count: count)
+        for outcome in outcomes {
+            let task = drop.tasks[outcome.task]
+            guard let kind = outcome.kind else { continue }
+            if task.kind == "CHECK_IN" && (kind == .completed || kind == .skipped || kind == .missed) {
+                checkIns[task.relationship].append((task.localDate, task.id, kind))
+            }
+            if kind == .skipped { skips[task.relationship].append((task.localDate, task.id, outcome.skipReason)) }
         }
         var tableByUser: [String: ClientTable] = [:]
         for table in tables { tableByUser[table.user] = table }
@@ -82,7 +110,8 @@ public enum FactsStage {
             }
             let input = SignalInputs(
                 relationship: index, today: today[index], days: days[index], checkIns: checkIns[index],
-                skips: skips[index], activeDays: active[index].union(journalDays[user] ?? []), intake: intake)
+                skips: skips[index],
+                activeDays: activity.byRelationship[index].union(activity.journalByUser[user] ?? []), intake: intake)
             signals += RiskSignalCalculator.signals(input)
         }
         return signals

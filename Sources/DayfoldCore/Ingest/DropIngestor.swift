@@ -82,22 +82,28 @@ public final class DropIngestor {
             try readInfoCards()
             throw journalError
         }
-        // Health needs the users' zones (known once instances are read); task
-        // rows need the tasks. Neither needs the other.
+        // Health needs the users' zones (known once instances are read); events
+        // and value entries need the tasks. None needs another: events are
+        // read on one side, value entries, cards and health on the other (the
+        // sides come out about even; events alone were the long pole).
+        let values = fork(withTasks: true)
         let health = fork()
         _ = try ParallelJobs<Bool>([
             {
                 try self.readStatusEvents()
-                try self.readValueEntries()
-                try self.readInfoCards()
                 return true
             },
             {
+                try values.side.readValueEntries()
+                try values.side.readInfoCards()
                 try health.side.readHealthCSV()
                 try health.side.readHealthXML()
                 return true
             },
         ]).run()
+        join(values)
+        drop.valueEntries = values.side.drop.valueEntries
+        drop.infoCards = values.side.drop.infoCards
         join(journal)
         drop.journal = journal.side.drop.journal
         join(health)
@@ -115,13 +121,19 @@ public final class DropIngestor {
         var rejects: Int
     }
 
-    private func fork() -> Fork {
+    /// `withTasks`: the side also resolves task ids (read-only: tasks are
+    /// all known before the sides start).
+    private func fork(withTasks: Bool = false) -> Fork {
         var sideOptions = options
         sideOptions.progress = nil
         let side = DropIngestor(layout: layout, options: sideOptions, zones: drop.zones)
         side.drop = drop
         side.relationshipTable = relationshipTable
         side.relationshipOfKey = relationshipOfKey
+        if withTasks {
+            side.taskIDs = taskIDs
+            side.taskOfID = taskOfID
+        }
         return Fork(side: side, accounts: drop.accounts.count, rejects: drop.rejects.count)
     }
 

@@ -6,7 +6,7 @@ extension DropIngestor {
     func readHealthXML() throws {
         for (user, file) in layout.healthXML {
             let account = openAccount(file, kind: "health")
-            let daysBefore = drop.healthDays[user]
+            let pendingBefore = health.pending.count
             let rejectsBefore = drop.rejects.count
             var claimed: [UInt64] = []
             var fileAccount = FileAccount(path: file.relativePath, kind: "health")
@@ -51,7 +51,7 @@ extension DropIngestor {
             }
             if let failure {
                 // Nothing of a file that cannot be read whole is used.
-                drop.healthDays[user] = daysBefore
+                health.pending.removeSubrange(pendingBefore...)
                 drop.rejects.removeSubrange(rejectsBefore...)
                 for key in claimed { health.seen.remove(key) }
                 fileAccount = FileAccount(path: file.relativePath, kind: "health")

@@ -2,8 +2,9 @@ import Foundation
 
 /// health/: health CSV files and Apple Health exports (SPEC §1.5, §9).
 /// Both feed one decision function so a sample is judged the same wherever
-/// it came from. Accepted samples are folded into per-user, per-day
-/// aggregates at once, so memory grows with users × days, not with rows.
+/// it came from. Deciding needs no time zone, so health is read alongside
+/// the task instances; accepted samples wait in a compact list and are
+/// folded into per-user, per-day aggregates once the users' zones are known.
 extension DropIngestor {
     /// The fields of one health row as bytes (nil for NULL), from either source.
     struct HealthRow {
@@ -57,14 +58,35 @@ extension DropIngestor {
         let key = fingerprint.value
         guard health.seen.insert(key) else { return (.duplicate, nil, nil) }
         if options.retainRows {
-            let userID = health.users[user]
-            let day = drop.userZones.localDate(userID, start)
-            let source = health.sourcePair(bundle, name)
             health.order += 1
-            drop.healthDays[userID, default: [:]][day, default: HealthDay()]
-                .add(metric, normalized, source: source, start: start.instant, end: end, order: health.order)
+            health.pending.append(
+                HealthIngestState.Sample(
+                    user: user, metric: metric, value: normalized, source: health.sourcePair(bundle, name),
+                    start: start, end: end, order: health.order))
         }
         return (.accepted, nil, key)
+    }
+
+    /// Folds the accepted samples into per-user, per-day aggregates in the
+    /// order they were accepted; call once the users' zones are known.
+    func aggregateHealth() {
+        // Samples grouped by user (stably), so each user's day table is
+        // looked up once, not once per sample.
+        var byUser = [[Int]](repeating: [], count: health.users.strings.count)
+        for (position, sample) in health.pending.enumerated() { byUser[Int(sample.user)].append(position) }
+        for (user, positions) in byUser.enumerated() where !positions.isEmpty {
+            let userID = health.users.strings[user]
+            var days = drop.healthDays[userID] ?? [:]
+            for position in positions {
+                let sample = health.pending[position]
+                days[drop.userZones.localDate(userID, sample.start), default: HealthDay()]
+                    .add(
+                        sample.metric, sample.value, source: sample.source, start: sample.start.instant,
+                        end: sample.end, order: sample.order)
+            }
+            drop.healthDays[userID] = days
+        }
+        health.pending = []
     }
 
     private func isSelfSource(_ index: Int32) -> Bool {
@@ -117,6 +139,18 @@ final class HealthIngestState {
     var selfSource: [Int32: Bool] = [:]
     var seen = FingerprintSet()
     var order = 0
+    /// Accepted samples not yet given their local day (see `aggregateHealth`).
+    var pending: [Sample] = []
+
+    struct Sample {
+        var user: Int32
+        var metric: Metric
+        var value: Double
+        var source: Int32
+        var start: ParsedInstant
+        var end: Instant?
+        var order: Int
+    }
     private var pairs: [Int64: Int32] = [:]
 
     /// A dense id for the source pair (bundle id, name).

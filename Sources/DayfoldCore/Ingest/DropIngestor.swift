@@ -57,37 +57,40 @@ public final class DropIngestor {
         // hands back what it added. The result is the same as reading in
         // sequence (same accounts order, same rejects); when two sides fail,
         // the error reported is the one a reading in sequence meets first.
-        // The journal needs only the subjects: it is read alongside the
-        // instances and logs.
+        // The journal and health need only the subjects to be decided: they
+        // are read alongside the instances and logs.
         let journal = fork()
-        let journalError = try ParallelJobs<(any Error)?>([
+        let health = fork()
+        let sideError = try ParallelJobs<(any Error)?>([
             {
                 try self.readInstances()
                 try self.readWorkoutLogs()
                 return nil
             },
             {
+                // Task rows come before the journal and health in a reading in
+                // sequence: an error here is thrown once they have been read.
                 do {
                     try journal.side.readJournal()
+                    try health.side.readHealthCSV()
+                    try health.side.readHealthXML()
                     return nil
                 } catch {
-                    // Task rows come before the journal in a reading in sequence.
                     return error
                 }
             },
         ]).run()[1]
-        if let journalError {
+        if let sideError {
             try readStatusEvents()
             try readValueEntries()
             try readInfoCards()
-            throw journalError
+            throw sideError
         }
-        // Health needs the users' zones (known once instances are read); events
-        // and value entries need the tasks. None needs another: events are
-        // read on one side, value entries, cards and health on the other (the
-        // sides come out about even; events alone were the long pole).
+        // Events and value entries need the tasks, health's days the users'
+        // zones (both known now). Events are read on one side, value entries
+        // and cards on the other while health samples get their days.
+        health.side.drop.userZones = drop.userZones
         let values = fork(withTasks: true)
-        let health = fork()
         _ = try ParallelJobs<Bool>([
             {
                 try self.readStatusEvents()
@@ -96,8 +99,7 @@ public final class DropIngestor {
             {
                 try values.side.readValueEntries()
                 try values.side.readInfoCards()
-                try health.side.readHealthCSV()
-                try health.side.readHealthXML()
+                health.side.aggregateHealth()
                 return true
             },
         ]).run()

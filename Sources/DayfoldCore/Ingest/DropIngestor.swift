@@ -65,6 +65,7 @@ public final class DropIngestor {
             {
                 try self.readInstances()
                 try self.readWorkoutLogs()
+                debugRSS("ingest: instances and logs read")
                 return nil
             },
             {
@@ -72,8 +73,10 @@ public final class DropIngestor {
                 // sequence: an error here is thrown once they have been read.
                 do {
                     try journal.side.readJournal()
+                    debugRSS("ingest: journal read")
                     try health.side.readHealthCSV()
                     try health.side.readHealthXML()
+                    debugRSS("ingest: health decided")
                     return nil
                 } catch {
                     return error
@@ -94,12 +97,15 @@ public final class DropIngestor {
         _ = try ParallelJobs<Bool>([
             {
                 try self.readStatusEvents()
+                debugRSS("ingest: events read")
                 return true
             },
             {
                 try values.side.readValueEntries()
                 try values.side.readInfoCards()
+                debugRSS("ingest: values and cards read")
                 health.side.aggregateHealth()
+                debugRSS("ingest: health days")
                 return true
             },
         ]).run()

@@ -61,7 +61,6 @@ public func openByteStream(path: String, chunkSize: Int = 1 << 20, digest: Strea
 public final class FileByteStream: ByteStream {
     private let fd: Int32
     private let chunkSize: Int
-    private var scratch: [UInt8] = []
     public let path: String
     /// When set, every byte read is hashed into it.
     var digest: StreamDigest?
@@ -78,24 +77,26 @@ public final class FileByteStream: ByteStream {
 
     deinit { close(fd) }
 
-    /// Reads into one scratch chunk kept for the stream's life and appends
-    /// it to the caller's buffer: no chunk array to allocate and fault in for
-    /// every megabyte.
+    /// Reads straight into the end of the caller's buffer (grown by a
+    /// chunk, then cut back to what was read): no chunk array to allocate
+    /// and fault in for every megabyte, and no second copy of the bytes.
     public func append(to buffer: inout [UInt8]) throws -> Bool {
-        if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: chunkSize) }
-        let count = scratch.withUnsafeMutableBytes { raw -> Int in
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: chunkSize))
+        let count = buffer.withUnsafeMutableBytes { raw -> Int in
+            let tail = UnsafeMutableRawBufferPointer(rebasing: raw[start...])
             while true {
-                let n = read(fd, raw.baseAddress, raw.count)
+                let n = read(fd, tail.baseAddress, tail.count)
                 if n < 0 && errno == EINTR { continue }
                 return n
             }
         }
+        buffer.removeSubrange((start + max(count, 0))...)
         guard count >= 0 else {
             throw ByteStreamError(kind: .read, path: path, detail: String(cString: strerror(errno)))
         }
         if count == 0 { return false }
-        if let digest { scratch.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) } }
-        buffer.append(contentsOf: scratch[0..<count])
+        if let digest { buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[start...])) } }
         return true
     }
 

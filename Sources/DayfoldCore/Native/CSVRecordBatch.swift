@@ -19,13 +19,18 @@ final class CSVRecordBatch: @unchecked Sendable {
     /// Seals a tokenizer's tables over `input` (the bytes the offsets point
     /// into, taken over without a copy): extras are appended after the input
     /// and their offsets moved there.
-    init(input: inout [UInt8], tables: CSVTokenizer.Tables) {
+    /// The tables' arrays are moved out (not shared), so moving extras' offsets copies nothing.
+    init(input: inout [UInt8], tables: inout CSVTokenizer.Tables) {
         var bytes: [UInt8] = []
         swap(&bytes, &input)
-        var starts = tables.starts
-        var ends = tables.ends
-        var rawStarts = tables.rawStarts
-        var rawEnds = tables.rawEnds
+        var starts: [Int] = []
+        var ends: [Int] = []
+        var rawStarts: [Int] = []
+        var rawEnds: [Int] = []
+        swap(&starts, &tables.starts)
+        swap(&ends, &tables.ends)
+        swap(&rawStarts, &tables.rawStarts)
+        swap(&rawEnds, &tables.rawEnds)
         if !tables.extras.isEmpty {
             let base = bytes.count
             bytes.append(contentsOf: tables.extras)

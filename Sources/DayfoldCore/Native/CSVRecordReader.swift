@@ -176,8 +176,12 @@ public final class CSVRecordReader {
                 var input = Array(buffer[consumed...])
                 buffer.removeSubrange(consumed...)
                 swap(&input, &buffer)
-                let batch = CSVRecordBatch(input: &input, tables: tables)
-                tables = CSVTokenizer.Tables()
+                let fields = tables.starts.count
+                let records = tables.count
+                let batch = CSVRecordBatch(input: &input, tables: &tables)
+                // The next batch's tables start at this one's size: growing
+                // them by doubling copied every offset again and again.
+                tables = CSVTokenizer.Tables(reservingFields: fields + fields / 4, records: records + records / 4)
                 // Room for a batch and the chunk that completes it; a batch keeps
                 // this capacity, so a merge's many small cursors stay small.
                 buffer.reserveCapacity(2 * batchBytes)

@@ -32,6 +32,17 @@ struct CSVTokenizer {
         var fixRaw: [Int] = []
 
         var count: Int { recordEnds.count }
+
+        init() {}
+
+        init(reservingFields fields: Int, records: Int) {
+            starts.reserveCapacity(fields)
+            ends.reserveCapacity(fields)
+            recordEnds.reserveCapacity(records)
+            lines.reserveCapacity(records)
+            rawStarts.reserveCapacity(records)
+            rawEnds.reserveCapacity(records)
+        }
     }
 
     let path: String

@@ -31,8 +31,13 @@ public struct SHA256Hasher {
     /// Appends the hex digest of `message` to `output`, allocating nothing:
     /// per-row ids (the event snapshot's) are digests of short messages.
     static func appendHex(of message: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        // The context calls, not the one-shot `SHA256()`: in OpenSSL 3 that
+        // one looks the algorithm up again on every call.
+        var context = SHA256_CTX()
+        SHA256_Init(&context)
+        _ = SHA256_Update(&context, message.baseAddress, message.count)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA256_DIGEST_LENGTH)) { digest in
-            _ = SHA256(message.baseAddress, message.count, digest.baseAddress)
+            _ = SHA256_Final(digest.baseAddress, &context)
             for byte in digest {
                 output.append(hexDigits[Int(byte >> 4)])
                 output.append(hexDigits[Int(byte & 0x0F)])

@@ -125,28 +125,44 @@ public enum ReportTables {
             for position in table.days.indices { rows.append((Int32(tableIndex), Int32(position))) }
         }
         let tables = result.clientTables
-        // Values are read in place (see `relationshipDays`).
-        func value<T>(_ read: @escaping (borrowing ClientDay) -> T) -> (Int) -> T {
-            { read(tables[Int(rows[$0].table)].days[Int(rows[$0].position)]) }
+        let fields = [
+            field("user_id", .string), field("local_date", .date), field("timezone", .string),
+            field("journal_entries", .int64), field("journal_energy_kcal", .double, nullable: true),
+            field("journal_protein_g", .double, nullable: true), field("journal_carbs_g", .double, nullable: true),
+            field("journal_fat_g", .double, nullable: true), field("health_records", .int64),
+            field("health_energy_kcal", .double, nullable: true), field("health_protein_g", .double, nullable: true),
+            field("health_carbs_g", .double, nullable: true), field("health_fat_g", .double, nullable: true),
+            field("water_ml", .double, nullable: true), field("steps", .double, nullable: true),
+            field("body_mass_kg", .double, nullable: true),
+        ]
+        // One pass per row: a day holds arrays and a String, and reading it
+        // once per column retained them all each time.
+        return OutputTable(name: "client_days", rowCount: rows.count, fields: fields) { range in
+            var users = ParquetByteColumn()
+            var zones = ParquetByteColumn()
+            var dates: [Int32?] = []
+            var journalEntries: [Int64?] = []
+            var healthRecords: [Int64?] = []
+            var amounts = [[Double?]](repeating: [], count: 11)
+            for row in range {
+                let (table, position) = rows[row]
+                let day = tables[Int(table)].days[Int(position)]
+                users.append(tables[Int(table)].user)
+                dates.append(day.date.days)
+                zones.append(day.timezone)
+                journalEntries.append(Int64(day.journalEntries))
+                healthRecords.append(Int64(day.healthRecords))
+                for index in 0..<4 {
+                    amounts[index].append(day.journal[index])
+                    amounts[4 + index].append(day.health[index])
+                }
+                amounts[8].append(day.waterMl)
+                amounts[9].append(day.steps)
+                amounts[10].append(day.bodyMassKg)
+            }
+            return [.utf8(users), .int32(dates), .utf8(zones), .int64(journalEntries)]
+                + amounts[0..<4].map { .double($0) } + [.int64(healthRecords)] + amounts[4...].map { .double($0) }
         }
-        func amount(_ name: String, _ read: @escaping (borrowing ClientDay) -> Double?) -> OutputColumn {
-            OutputColumn(name, nullable: true, .double(value(read)))
-        }
-        return OutputTable(
-            name: "client_days", rowCount: rows.count,
-            columns: [
-                OutputColumn("user_id", .string { tables[Int(rows[$0].table)].user }),
-                OutputColumn("local_date", .date(value { $0.date })),
-                OutputColumn("timezone", .string(value { $0.timezone })),
-                OutputColumn("journal_entries", .int(value { Int64($0.journalEntries) })),
-                amount("journal_energy_kcal") { $0.journal[0] }, amount("journal_protein_g") { $0.journal[1] },
-                amount("journal_carbs_g") { $0.journal[2] }, amount("journal_fat_g") { $0.journal[3] },
-                OutputColumn("health_records", .int(value { Int64($0.healthRecords) })),
-                amount("health_energy_kcal") { $0.health[0] }, amount("health_protein_g") { $0.health[1] },
-                amount("health_carbs_g") { $0.health[2] }, amount("health_fat_g") { $0.health[3] },
-                amount("water_ml") { $0.waterMl }, amount("steps") { $0.steps },
-                amount("body_mass_kg") { $0.bodyMassKg },
-            ])
     }
 
     /// One adherence event per COMPLETED, SKIPPED and MISSED task (SPEC §3).

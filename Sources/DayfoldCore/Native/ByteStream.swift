@@ -61,6 +61,7 @@ public func openByteStream(path: String, chunkSize: Int = 1 << 20, digest: Strea
 public final class FileByteStream: ByteStream {
     private let fd: Int32
     private let chunkSize: Int
+    private var scratch: [UInt8] = []
     public let path: String
     /// When set, every byte read is hashed into it.
     var digest: StreamDigest?
@@ -77,26 +78,25 @@ public final class FileByteStream: ByteStream {
 
     deinit { close(fd) }
 
-    /// Reads straight into the end of the caller's buffer (grown by a
-    /// chunk, then cut back to what was read): no chunk array to allocate
-    /// and fault in for every megabyte, and no second copy of the bytes.
+    /// Reads into one scratch chunk kept for the stream's life and appends
+    /// it to the caller's buffer: no chunk array to allocate and fault in for
+    /// every megabyte. (Reading straight into the caller's buffer would need
+    /// it zero-filled first, which costs as much as the copy.)
     public func append(to buffer: inout [UInt8]) throws -> Bool {
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: chunkSize))
-        let count = buffer.withUnsafeMutableBytes { raw -> Int in
-            let tail = UnsafeMutableRawBufferPointer(rebasing: raw[start...])
+        if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: chunkSize) }
+        let count = scratch.withUnsafeMutableBytes { raw -> Int in
             while true {
-                let n = read(fd, tail.baseAddress, tail.count)
+                let n = read(fd, raw.baseAddress, raw.count)
                 if n < 0 && errno == EINTR { continue }
                 return n
             }
         }
-        buffer.removeSubrange((start + max(count, 0))...)
         guard count >= 0 else {
             throw ByteStreamError(kind: .read, path: path, detail: String(cString: strerror(errno)))
         }
         if count == 0 { return false }
-        if let digest { buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[start...])) } }
+        if let digest { scratch.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) } }
+        buffer.append(contentsOf: scratch[0..<count])
         return true
     }
 

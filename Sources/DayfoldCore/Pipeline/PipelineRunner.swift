@@ -150,13 +150,16 @@ public struct PipelineRunner {
                     let path = publisher.path(relative)
                     let rows = try TableWriters.writeParquet(built, to: path)
                     if debug { try TableWriters.writeCSV(built, to: publisher.path("debug/\(name).csv")) }
+                    debugRSS("write: \(relative)")
                     return (relative, rows, try SHA256Hasher.hex(file: path))
                 }
             }
             for (relative, table) in reportTables {
                 jobs.append {
                     let path = publisher.path(relative)
-                    return (relative, try TableWriters.writeCSV(table(), to: path), try SHA256Hasher.hex(file: path))
+                    let rows = try TableWriters.writeCSV(table(), to: path)
+                    debugRSS("write: \(relative)")
+                    return (relative, rows, try SHA256Hasher.hex(file: path))
                 }
             }
             jobs.append {

@@ -211,7 +211,9 @@ public enum ReportTables {
             occurred.reserveCapacity(range.count)
             late.reserveCapacity(range.count)
             superseded.reserveCapacity(range.count)
+            let ahead = 16
             for row in range {
+                if row + ahead < range.upperBound { prefetchElement(outcomes, rows[row + ahead]) }
                 let index = rows[row]
                 taskOf.append(outcomes[index].task)
                 let kind = outcomes[index].kind
@@ -229,7 +231,8 @@ public enum ReportTables {
             dates.reserveCapacity(range.count)
             taskID.reserveRows(range.count)
             taskKind.reserveRows(range.count)
-            for task in taskOf {
+            for (position, task) in taskOf.enumerated() {
+                if position + ahead < taskOf.count { prefetchElement(drop.tasks, taskOf[position + ahead]) }
                 relationshipOf.append(drop.tasks[task].relationship)
                 dates.append(drop.tasks[task].localDate.days)
                 taskID.append(drop.tasks[task].id)

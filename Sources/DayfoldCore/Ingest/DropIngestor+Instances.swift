@@ -44,10 +44,23 @@ extension DropIngestor {
         ])
         var candidates: [InstanceCandidate] = []
         var keys = FingerprintMap()
+        let expected = expectedRows(layout.instances, bytesPerRow: 320)
+        taskIDs.reserve(expected)
+        keys.reserve(expected)
         var kinds = ByteInterner()
         var zoneNames = ByteKeyTable()
         var zoneOfName: [ZoneID?] = []
         var invalidSchemas = 0
+        // A drop uses a handful of distinct schemas: each text is scanned once.
+        var schemaTexts = ByteKeyTable()
+        var schemaOfText: [ActionSchema] = []
+        func schema(_ text: ArraySlice<UInt8>?) -> ActionSchema {
+            guard let text else { return ActionSchema(nil) }
+            guard schemaOfText.count < 4096 || schemaTexts.find(text) != nil else { return ActionSchema(text) }
+            let (key, isNew) = schemaTexts.intern(text)
+            if isNew { schemaOfText.append(ActionSchema(text)) }
+            return schemaOfText[Int(key)]
+        }
         for file in layout.instances {
             try readCSV(file, kind: "instances", columns: spec) { row, account in
                 let id = row.slice(0)
@@ -77,7 +90,7 @@ extension DropIngestor {
                     row.fail("unknown_relationship")
                     return
                 }
-                let schema = ActionSchema(row.slice(7))
+                let schema = schema(row.slice(7))
                 if !schema.valid { invalidSchemas += 1 }
                 let key = keys.intern(idempotencyKey(relationship, date, kind, sourceKey)).index
                 candidates.append(
@@ -113,7 +126,7 @@ extension DropIngestor {
                 continue
             }
             count(candidate.account, .accepted)
-            taskOfID[Int(candidate.idKey)] = .accepted(drop.tasks.count)
+            taskOfID[Int(candidate.idKey)] = .accepted(drop.tasks.count, relationship: candidate.relationship)
             let kind = kinds[candidate.kind]
             drop.tasks.append(
                 DailyTask(

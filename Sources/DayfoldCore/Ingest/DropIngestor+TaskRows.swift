@@ -8,6 +8,7 @@ extension DropIngestor {
             ("from_status", false), ("note", false), ("actor_user_id", false), ("metadata", false),
         ])
         var dedup = TaskRowDeduplicator()
+        dedup.ids.reserve(expectedRows(layout.statusEvents, bytesPerRow: 200))
         // Skip reasons are a small vocabulary: one shared String each.
         var eventReasons = ByteInterner()
         for file in layout.statusEvents {
@@ -98,14 +99,14 @@ extension DropIngestor {
         case .none:
             row.fail("unknown_task")
             return nil
-        case .accepted(let index): owner = drop.tasks[index].relationship
+        case .accepted(_, let relationship): owner = relationship
         case .ignored(let relationship): owner = relationship
         }
         guard relationship(relationshipID) == owner else {
             row.fail("relationship_mismatch")
             return nil
         }
-        if case .accepted(let index) = reference { return .some(index) }
+        if case .accepted(let index, _) = reference { return .some(index) }
         return .some(nil)
     }
 
@@ -115,6 +116,7 @@ extension DropIngestor {
             ("client_operation_id", false), ("value", true), ("recorded_at", true), ("status", false),
         ])
         var dedup = TaskRowDeduplicator()
+        dedup.ids.reserve(expectedRows(layout.valueEntries, bytesPerRow: 160))
         for file in layout.valueEntries {
             try readCSV(file, kind: "value_entries", columns: spec) { row, account in
                 let reference = taskReference(&row)

@@ -85,7 +85,7 @@ extension DropIngestor {
                     kind: "WORKOUT",
                     status: candidate.status, valueTask: false, informational: false, fromLog: true, order: taskPosition
                 ))
-            taskOfID[Int(candidate.idKey)] = .accepted(taskPosition)
+            taskOfID[Int(candidate.idKey)] = .accepted(taskPosition, relationship: candidate.relationship)
             // The log's one status event; noon of its day when it has no timestamp.
             let eventInstant =
                 candidate.eventAt?.instant

@@ -23,7 +23,9 @@ public final class DropIngestor {
     /// What a task id resolves to.
     enum TaskReference {
         case none
-        case accepted(Int)
+        /// The task's index, and its relationship (kept here: events look it
+        /// up per row, and the task table is too large to stay in cache).
+        case accepted(Int, relationship: Int)
         /// Dated after its relationship's `ended_on`: rows naming it are ignored.
         case ignored(relationship: Int)
     }
@@ -202,6 +204,13 @@ public final class DropIngestor {
     }
 
     func isAfterAsOf(_ instant: Instant) -> Bool { instant > options.asOf }
+
+    /// About how many rows `files` hold, from their sizes and a typical row
+    /// length: only to size id tables up front (a wrong guess costs a
+    /// regrowth or some memory, never a different result).
+    func expectedRows(_ files: [DropLayout.File], bytesPerRow: Int) -> Int {
+        Int(files.reduce(Int64(0)) { $0 + layout.size(of: $1.relativePath) }) / bytesPerRow
+    }
 }
 
 func columns(_ spec: [(String, Bool)]) -> [CSVSource.Column] {

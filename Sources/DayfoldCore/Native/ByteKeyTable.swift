@@ -55,6 +55,27 @@ struct ByteKeyTable {
         }
     }
 
+    /// Sizes the table for about `keys` keys up front: no regrowth on the way
+    /// there (each regrowth re-inserts every key, a cache miss each).
+    mutating func reserve(_ keys: Int) {
+        var size = slots.count
+        while keys * 10 > size * 7 { size *= 2 }
+        guard size > slots.count else { return }
+        hashes.reserveCapacity(keys)
+        offsets.reserveCapacity(keys + 1)
+        rehash(size)
+    }
+
+    private mutating func rehash(_ size: Int) {
+        slots = Array(repeating: 0, count: size)
+        let mask = slots.count - 1
+        for (existing, existingHash) in hashes.enumerated() {
+            var position = Int(truncatingIfNeeded: existingHash) & mask
+            while slots[position] != 0 { position = (position + 1) & mask }
+            slots[position] = Self.tag(existingHash) | UInt64(existing + 1)
+        }
+    }
+
     /// The index of `bytes`, or nil when it was never interned.
     func find(_ bytes: ArraySlice<UInt8>) -> Int32? {
         probe(bytes, ByteKeyTable.hash(bytes)).found
@@ -70,13 +91,7 @@ struct ByteKeyTable {
         offsets.append(arena.count)
         hashes.append(hash)
         if (index + 1) * 10 > slots.count * 7 {
-            slots = Array(repeating: 0, count: slots.count * 2)
-            let mask = slots.count - 1
-            for (existing, existingHash) in hashes.enumerated() {
-                var position = Int(truncatingIfNeeded: existingHash) & mask
-                while slots[position] != 0 { position = (position + 1) & mask }
-                slots[position] = Self.tag(existingHash) | UInt64(existing + 1)
-            }
+            rehash(slots.count * 2)
         } else {
             slots[slot] = Self.tag(hash) | UInt64(index + 1)
         }

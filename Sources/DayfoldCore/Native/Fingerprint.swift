@@ -92,9 +92,18 @@ struct FingerprintSet {
         for slot in old where slot != 0 && slot != value { _ = insert(slot) }
     }
 
-    private mutating func grow() {
+    /// Sizes the set for about `values` values up front (no regrowth on the way there).
+    mutating func reserve(_ values: Int) {
+        var size = slots.count
+        while values * 10 > size * 7 { size *= 2 }
+        if size > slots.count { rehash(size) }
+    }
+
+    private mutating func grow() { rehash(slots.count * 2) }
+
+    private mutating func rehash(_ size: Int) {
         let old = slots
-        slots = Array(repeating: 0, count: old.count * 2)
+        slots = Array(repeating: 0, count: size)
         count = 0
         for slot in old where slot != 0 { _ = insert(slot) }
     }

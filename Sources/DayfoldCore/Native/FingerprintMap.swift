@@ -1,49 +1,63 @@
 /// An open-addressing map from 64-bit fingerprints to small integers:
-/// 12 bytes a slot, no per-entry allocation (the partition planner keeps one
+/// 16 bytes a slot, no per-entry allocation (the partition planner keeps one
 /// entry per id of a drop).
 struct FingerprintMap {
-    private var keys: [UInt64] = Array(repeating: 0, count: 1024)
-    private var values: [Int32] = Array(repeating: 0, count: 1024)
+    /// Key and value side by side: a lookup that finds its key touches one cache line.
+    private var slots: [(key: UInt64, value: Int32)] = Array(repeating: (0, 0), count: 1024)
     private(set) var count = 0
+
+    /// Sizes the table for about `keys` keys up front (no regrowth on the way there).
+    mutating func reserve(_ keys: Int) {
+        var size = slots.count
+        while keys * 10 > size * 7 { size *= 2 }
+        if size > slots.count { rehash(size) }
+    }
 
     subscript(key: UInt64) -> Int32? {
         get {
-            let mask = keys.count - 1
+            let mask = slots.count - 1
             var index = Int(truncatingIfNeeded: key) & mask
             while true {
-                let slot = keys[index]
-                if slot == 0 { return nil }
-                if slot == key { return values[index] }
+                let slot = slots[index]
+                if slot.key == 0 { return nil }
+                if slot.key == key { return slot.value }
                 index = (index + 1) & mask
             }
         }
         set {
             guard let newValue else { return }
-            if (count + 1) * 10 > keys.count * 7 { grow() }
-            let mask = keys.count - 1
+            if (count + 1) * 10 > slots.count * 7 { rehash(slots.count * 2) }
+            let mask = slots.count - 1
             var index = Int(truncatingIfNeeded: key) & mask
-            while keys[index] != 0 && keys[index] != key { index = (index + 1) & mask }
-            if keys[index] == 0 { count += 1 }
-            keys[index] = key
-            values[index] = newValue
+            while slots[index].key != 0 && slots[index].key != key { index = (index + 1) & mask }
+            if slots[index].key == 0 { count += 1 }
+            slots[index] = (key, newValue)
         }
     }
 
     /// The dense index of `key` (0, 1, 2… in order of first sight), adding it
-    /// when new. Use either this or the subscript setter on one map, not both.
+    /// when new (one probe). Use either this or the subscript setter on one map, not both.
     mutating func intern(_ key: UInt64) -> (index: Int32, isNew: Bool) {
-        if let index = self[key] { return (index, false) }
-        let index = Int32(count)
-        self[key] = index
-        return (index, true)
+        if (count + 1) * 10 > slots.count * 7 { rehash(slots.count * 2) }
+        let mask = slots.count - 1
+        var index = Int(truncatingIfNeeded: key) & mask
+        while true {
+            let slot = slots[index]
+            if slot.key == key { return (slot.value, false) }
+            if slot.key == 0 {
+                let value = Int32(count)
+                slots[index] = (key, value)
+                count += 1
+                return (value, true)
+            }
+            index = (index + 1) & mask
+        }
     }
 
-    private mutating func grow() {
-        let oldKeys = keys
-        let oldValues = values
-        keys = Array(repeating: 0, count: oldKeys.count * 2)
-        values = Array(repeating: 0, count: oldKeys.count * 2)
+    private mutating func rehash(_ size: Int) {
+        let old = slots
+        slots = Array(repeating: (0, 0), count: size)
         count = 0
-        for (index, key) in oldKeys.enumerated() where key != 0 { self[key] = oldValues[index] }
+        for slot in old where slot.key != 0 { self[slot.key] = slot.value }
     }
 }

@@ -68,7 +68,8 @@ public enum TaskOutcomeCalculator {
             taskCount: drop.tasks.count, acceptedEntries.map { drop.valueEntries[$0].task })
         /// (occurred_at, id) order: ids break ties, compared as bytes.
         func before(_ left: StatusEvent, _ right: StatusEvent) -> Bool {
-            left.occurredAt != right.occurredAt ? left.occurredAt < right.occurredAt : bytesLess(left.id, right.id)
+            left.occurredAt != right.occurredAt
+                ? left.occurredAt < right.occurredAt : drop.eventIDs.less(left.id, right.id)
         }
         let zones = drop.zones
         var results: [TaskOutcome] = []

@@ -91,10 +91,13 @@ extension DropIngestor {
 
     private func isSelfSource(_ index: Int32) -> Bool {
         guard index >= 0 else { return false }
-        if let known = health.selfSource[index] { return known }
-        let flag = options.selfSources.contains(health.sources[index])
-        health.selfSource[index] = flag
-        return flag
+        let position = Int(index)
+        if position < health.selfSource.count { return health.selfSource[position] }
+        // Sources are interned in order: flag every one not flagged yet.
+        while health.selfSource.count <= position {
+            health.selfSource.append(options.selfSources.contains(health.sources[Int32(health.selfSource.count)]))
+        }
+        return health.selfSource[position]
     }
 
     func readHealthCSV() throws {
@@ -136,7 +139,8 @@ final class HealthIngestState {
     var users = ByteInterner()
     var units = ByteInterner()
     var sources = ByteInterner()
-    var selfSource: [Int32: Bool] = [:]
+    /// Per interned source (by index): whether it is one of the platform's own.
+    var selfSource: [Bool] = []
     var seen = FingerprintSet()
     var order = 0
     /// Accepted samples not yet given their local day (see `aggregateHealth`).
@@ -151,14 +155,14 @@ final class HealthIngestState {
         var end: Instant?
         var order: Int
     }
-    private var pairs: [Int64: Int32] = [:]
+    private var pairs = FingerprintMap()
 
     /// A dense id for the source pair (bundle id, name).
     func sourcePair(_ bundle: Int32, _ name: Int32) -> Int32 {
-        let key = (Int64(bundle) << 32) | Int64(UInt32(bitPattern: name))
-        if let id = pairs[key] { return id }
-        let id = Int32(pairs.count)
-        pairs[key] = id
-        return id
+        // Both ids are ≥ -1: shifted by one they fit 31 bits each, and the top
+        // bit keeps the key from being 0 (the map's empty slot).
+        let key =
+            (1 << 63) | UInt64(UInt32(bitPattern: bundle &+ 1)) << 32 | UInt64(UInt32(bitPattern: name &+ 1))
+        return pairs.intern(key).index
     }
 }

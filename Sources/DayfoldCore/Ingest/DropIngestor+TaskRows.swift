@@ -21,7 +21,7 @@ extension DropIngestor {
                 if options.retainRows {
                     drop.events.append(
                         StatusEvent(
-                            id: String(decoding: reference.id, as: UTF8.self), task: task, toStatus: status,
+                            id: drop.eventIDs.append(reference.id), task: task, toStatus: status,
                             occurredAt: occurred.instant, offsetSeconds: occurred.offsetSeconds,
                             reason: row.slice(7).map { eventReasons.string($0) }))
                 }

@@ -93,7 +93,8 @@ extension DropIngestor {
             if !isAfterAsOf(eventInstant) {
                 drop.events.append(
                     StatusEvent(
-                        id: id, task: taskPosition, toStatus: candidate.status, occurredAt: eventInstant,
+                        id: drop.eventIDs.append(id.utf8), task: taskPosition, toStatus: candidate.status,
+                        occurredAt: eventInstant,
                         offsetSeconds: candidate.eventAt?.offsetSeconds ?? 0, reason: nil))
             }
         }

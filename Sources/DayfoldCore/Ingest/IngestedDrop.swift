@@ -12,6 +12,8 @@ public struct IngestedDrop: @unchecked Sendable {
     public var preferences: [String: String] = [:]
     public var tasks: [DailyTask] = []
     public var events: [StatusEvent] = []
+    /// The ids of `events` (only compared: they break ties between events at the same instant).
+    public var eventIDs = ByteStrings()
     public var valueEntries: [ValueEntry] = []
     public var infoCards: [InfoCard] = []
     public var journal: [JournalEntry] = []

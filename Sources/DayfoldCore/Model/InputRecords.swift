@@ -53,7 +53,8 @@ public struct DailyTask: Sendable {
 }
 
 public struct StatusEvent: Sendable {
-    public var id: String
+    /// The event's id: its index in `IngestedDrop.eventIDs`.
+    public var id: Int32
     public var task: Int
     public var toStatus: TaskStatus
     public var occurredAt: Instant

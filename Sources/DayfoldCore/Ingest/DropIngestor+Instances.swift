@@ -44,7 +44,7 @@ extension DropIngestor {
         ])
         var candidates: [InstanceCandidate] = []
         var keys = FingerprintMap()
-        let expected = expectedRows(layout.instances, bytesPerRow: 320)
+        let expected = expectedRows(layout.instances, bytesPerRow: 500)
         taskIDs.reserve(expected)
         keys.reserve(expected)
         var kinds = ByteInterner()

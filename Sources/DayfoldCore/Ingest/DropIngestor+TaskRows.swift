@@ -8,7 +8,7 @@ extension DropIngestor {
             ("from_status", false), ("note", false), ("actor_user_id", false), ("metadata", false),
         ])
         var dedup = TaskRowDeduplicator()
-        dedup.ids.reserve(expectedRows(layout.statusEvents, bytesPerRow: 200))
+        dedup.ids.reserve(expectedRows(layout.statusEvents, bytesPerRow: 300))
         // Skip reasons are a small vocabulary: one shared String each.
         var eventReasons = ByteInterner()
         for file in layout.statusEvents {
@@ -116,7 +116,7 @@ extension DropIngestor {
             ("client_operation_id", false), ("value", true), ("recorded_at", true), ("status", false),
         ])
         var dedup = TaskRowDeduplicator()
-        dedup.ids.reserve(expectedRows(layout.valueEntries, bytesPerRow: 160))
+        dedup.ids.reserve(expectedRows(layout.valueEntries, bytesPerRow: 240))
         for file in layout.valueEntries {
             try readCSV(file, kind: "value_entries", columns: spec) { row, account in
                 let reference = taskReference(&row)

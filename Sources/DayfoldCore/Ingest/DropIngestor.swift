@@ -205,9 +205,11 @@ public final class DropIngestor {
 
     func isAfterAsOf(_ instant: Instant) -> Bool { instant > options.asOf }
 
-    /// About how many rows `files` hold, from their sizes and a typical row
-    /// length: only to size id tables up front (a wrong guess costs a
-    /// regrowth or some memory, never a different result).
+    /// About how many rows `files` hold, from their sizes and a row length:
+    /// only to size id tables up front (a wrong guess costs a regrowth or
+    /// some memory, never a different result). Callers pass about 1.25× the
+    /// typical row length, so the guess is low rather than high: a table
+    /// sized a power of two too large misses the cache on every probe.
     func expectedRows(_ files: [DropLayout.File], bytesPerRow: Int) -> Int {
         Int(files.reduce(Int64(0)) { $0 + layout.size(of: $1.relativePath) }) / bytesPerRow
     }

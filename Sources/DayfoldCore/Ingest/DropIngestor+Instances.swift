@@ -109,6 +109,7 @@ extension DropIngestor {
             lastByKey[Int(candidate.idempotencyKey)] = position
         }
         var merged: [(loser: Int32, kept: Int32)] = []
+        drop.tasks.reserveCapacity(drop.tasks.count + candidates.count)
         for (position, candidate) in candidates.enumerated() {
             guard lastByID[Int(candidate.idKey)] == position else {
                 count(candidate.account, .duplicate)
@@ -140,12 +141,23 @@ extension DropIngestor {
         }
         for (loser, kept) in merged { taskOfID[Int(loser)] = taskOfID[Int(kept)] }
         instanceKeys = keys
-        // The §1.2 fallback: each client's latest accepted instance (by date, then file order).
-        var latest: [String: (LocalDate, Int, ZoneID)] = [:]
+        // The §1.2 fallback: each client's latest accepted instance (by date,
+        // then file order): the latest per relationship, then per client.
+        var latestOfRelationship = [(LocalDate, Int, ZoneID)?](repeating: nil, count: drop.relationships.count)
         for task in drop.tasks {
-            let user = drop.relationships[task.relationship].clientUserID
-            if let current = latest[user], (current.0, current.1) > (task.localDate, task.order) { continue }
-            latest[user] = (task.localDate, task.order, task.zone)
+            if let current = latestOfRelationship[task.relationship],
+                (current.0, current.1) > (task.localDate, task.order)
+            {
+                continue
+            }
+            latestOfRelationship[task.relationship] = (task.localDate, task.order, task.zone)
+        }
+        var latest: [String: (LocalDate, Int, ZoneID)] = [:]
+        for (relationship, candidate) in latestOfRelationship.enumerated() {
+            guard let candidate else { continue }
+            let user = drop.relationships[relationship].clientUserID
+            if let current = latest[user], (current.0, current.1) > (candidate.0, candidate.1) { continue }
+            latest[user] = candidate
         }
         drop.latestInstanceZone = latest.mapValues { $0.2 }
         let defaultZone = options.defaultTimezone.flatMap { drop.zones.id(named: $0) }

@@ -7,15 +7,49 @@ import Foundation
 extension PipelineRunner {
     /// Partitions needed for `budget` bytes: a partition's ingest and facts
     /// hold about 1.4 × its CSV bytes (measured), plus a fixed base.
-    static func partitionCount(_ layout: DropLayout, budget: Int64?) -> Int {
-        guard let budget else { return 1 }
+    /// The drop's CSV bytes (`.zst` files count 6× their size).
+    static func inputBytes(_ layout: DropLayout) -> Int64 {
         var bytes: Int64 = 0
         for file in layout.allFiles {
             let size = layout.size(of: file.relativePath)
             bytes += file.relativePath.hasSuffix(".zst") ? size * 6 : size
         }
+        return bytes
+    }
+
+    /// Whether to compress the spill: when it would not stay in memory.
+    /// The kernel holds written pages in memory until they pass
+    /// `vm.dirty_background_ratio` of available memory; beyond that it
+    /// writes them to disk while dayfold is still writing, and slows the
+    /// writer down to the disk's pace. A spill (about the drop's size) well
+    /// under that threshold never reaches the disk and compressing it would
+    /// only cost CPU; a larger one is written compressed (a quarter of the
+    /// bytes at zstd's fast level), so a drop twice as large is not routed
+    /// at the disk's speed.
+    static func compressesSpill(inputBytes: Int64) -> Bool {
+        inputBytes > dirtyBackgroundBytes() / 2
+    }
+
+    /// `vm.dirty_background_ratio` % of available memory (1 GiB when unknown).
+    static func dirtyBackgroundBytes() -> Int64 {
+        guard let ratioText = try? String(contentsOfFile: "/proc/sys/vm/dirty_background_ratio", encoding: .utf8),
+            let ratio = Int64(ratioText.trimmingCharacters(in: .whitespacesAndNewlines)),
+            let meminfo = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
+            let line = meminfo.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int64($0) })
+        else { return 1 << 30 }
+        return kilobytes * 1024 * ratio / 100
+    }
+
+    static func partitionCount(_ layout: DropLayout, budget: Int64?) -> Int {
+        guard let budget else { return 1 }
+        let bytes = inputBytes(layout)
         let usable = max(budget - (64 << 20), budget / 2, 1)
-        let needed = Int64(Double(bytes) * 1.4)
+        // A partition's peak is about 1.4× its input; planning for 2× keeps
+        // partitions near one size whatever the drop's size (with few
+        // partitions, rounding up their count moved their size by up to a
+        // third, and peak memory with it).
+        let needed = Int64(Double(bytes) * 2.0)
         return Int(min(64, max(1, (needed + usable - 1) / usable)))
     }
 
@@ -43,7 +77,9 @@ extension PipelineRunner {
         let options = IngestOptions(
             asOf: asOf.instant, selfSources: Set(config.selfSources), defaultTimezone: config.defaultTimezone)
         let router = try PartitionRouter(
-            layout: layout, options: options, partitions: partitions, root: spill + "/drops")
+            layout: layout, options: options, partitions: partitions, root: spill + "/drops",
+            compressSpill: compressSpill
+                ?? PipelineRunner.compressesSpill(inputBytes: PipelineRunner.inputBytes(layout)))
         let folders = try router.run()
         trimHeap()
         debugRSS("routed")
@@ -61,7 +97,9 @@ extension PipelineRunner {
             let drop = try PipelineRunner.ingest(input: folder, config: config, asOf: asOf, hashInputs: false)
             debugRSS("partition \(index) ingested")
             let result = FactsStage.compute(drop, config: config, asOf: asOf, owned: owned[index])
-            for account in drop.accounts where index == 0 || !subjects.contains(account.path) {
+            let original = router.originalPaths
+            for var account in drop.accounts where index == 0 || !subjects.contains(account.path) {
+                account.path = original[account.path] ?? account.path
                 if var merged = accounts[account.path] {
                     merged.rowsRead += account.rowsRead
                     merged.accepted += account.accepted
@@ -75,7 +113,10 @@ extension PipelineRunner {
                     accounts[account.path] = account
                 }
             }
-            rejects += drop.rejects.filter { index == 0 || !subjects.contains($0.file) }
+            for var reject in drop.rejects where index == 0 || !subjects.contains(reject.file) {
+                reject.file = original[reject.file] ?? reject.file
+                rejects.append(reject)
+            }
             for (user, warnings) in drop.userZones.warningsByUser where owned[index].contains(user) {
                 zoneWarnings.formUnion(warnings)
             }

@@ -271,6 +271,7 @@ public final class PartitionRouter {
         }
         let reader = try CSVRecordReader(stream: stream, path: file.relativePath)
         var positions: [Int]?
+        var fields: [ArraySlice<UInt8>?] = []
         do {
             try reader.forEachRecord { record in
                 guard let known = positions else {
@@ -279,7 +280,11 @@ public final class PartitionRouter {
                     header(record)
                     return
                 }
-                let fields = known.map { $0 >= 0 && $0 < record.fieldCount ? record.slice($0) : nil }
+                // One fields array for the whole file, refilled per row (not allocated per row).
+                fields.removeAll(keepingCapacity: true)
+                for position in known {
+                    fields.append(position >= 0 && position < record.fieldCount ? record.slice(position) : nil)
+                }
                 try body(fields, record)
             }
         } catch let error as CSVReadError {
@@ -376,7 +381,7 @@ final class SpillWriter {
     }
 
     func append(line: Int, raw: ArraySlice<UInt8>) throws {
-        buffer.append(contentsOf: Array(String(line).utf8))
+        CSVReportWriter.appendInteger(Int64(line), into: &buffer)
         buffer.append(0x2C)
         buffer.append(contentsOf: raw)
         buffer.append(0x0A)

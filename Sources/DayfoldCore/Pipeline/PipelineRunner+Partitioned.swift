@@ -95,6 +95,11 @@ extension PipelineRunner {
         for (index, folder) in folders.enumerated() {
             defer { trimHeap() }
             let drop = try PipelineRunner.ingest(input: folder, config: config, asOf: asOf, hashInputs: false)
+            // The partition's spill is read: removed now, its pages are
+            // dropped before the kernel writes them to disk (left until the
+            // end, a large drop's spill and partition tables passed the dirty
+            // page threshold and the later partitions were written at disk pace).
+            try? FileManager.default.removeItem(atPath: folder)
             debugRSS("partition \(index) ingested")
             let result = FactsStage.compute(drop, config: config, asOf: asOf, owned: owned[index])
             let original = router.originalPaths

@@ -17,30 +17,6 @@ extension PipelineRunner {
         return bytes
     }
 
-    /// Whether to compress the spill: when it would not stay in memory.
-    /// The kernel holds written pages in memory until they pass
-    /// `vm.dirty_background_ratio` of available memory; beyond that it
-    /// writes them to disk while dayfold is still writing, and slows the
-    /// writer down to the disk's pace. A spill (about the drop's size) well
-    /// under that threshold never reaches the disk and compressing it would
-    /// only cost CPU; a larger one is written compressed (a quarter of the
-    /// bytes at zstd's fast level), so a drop twice as large is not routed
-    /// at the disk's speed.
-    static func compressesSpill(inputBytes: Int64) -> Bool {
-        inputBytes > dirtyBackgroundBytes() / 2
-    }
-
-    /// `vm.dirty_background_ratio` % of available memory (1 GiB when unknown).
-    static func dirtyBackgroundBytes() -> Int64 {
-        guard let ratioText = try? String(contentsOfFile: "/proc/sys/vm/dirty_background_ratio", encoding: .utf8),
-            let ratio = Int64(ratioText.trimmingCharacters(in: .whitespacesAndNewlines)),
-            let meminfo = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
-            let line = meminfo.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") }),
-            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int64($0) })
-        else { return 1 << 30 }
-        return kilobytes * 1024 * ratio / 100
-    }
-
     static func partitionCount(_ layout: DropLayout, budget: Int64?) -> Int {
         guard let budget else { return 1 }
         let bytes = inputBytes(layout)
@@ -77,9 +53,7 @@ extension PipelineRunner {
         let options = IngestOptions(
             asOf: asOf.instant, selfSources: Set(config.selfSources), defaultTimezone: config.defaultTimezone)
         let router = try PartitionRouter(
-            layout: layout, options: options, partitions: partitions, root: spill + "/drops",
-            compressSpill: compressSpill
-                ?? PipelineRunner.compressesSpill(inputBytes: PipelineRunner.inputBytes(layout)))
+            layout: layout, options: options, partitions: partitions, root: spill + "/drops")
         let folders = try router.run()
         trimHeap()
         debugRSS("routed")

@@ -10,9 +10,6 @@ public struct PipelineRunner {
     public var debugTables = false
     /// Per-stage progress on stderr (for a terminal).
     public var showProgress = false
-    /// Under a budget: compress spill files (nil: decided from the drop's
-    /// size, see `compressesSpill`; tests set it to run both paths).
-    var compressSpill: Bool?
 
     public init(config: PipelineConfig, input: String, output: String, asOf: ParsedInstant) {
         self.config = config

@@ -46,41 +46,21 @@ import Testing
         #expect(different.isEmpty, "\(different)")
     }
 
-    /// Large drops spill compressed (see `PipelineRunner.compressesSpill`):
-    /// routed through `.zst` spill files, accounts and rejects still name the
-    /// input files and every output is the same as a whole run's.
-    @Test func compressedSpillGivesTheSameOutputs() throws {
-        let root = TestPaths.fixtures.appendingPathComponent("Conformance")
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var config = try PipelineConfig.load(path: root.appendingPathComponent("pipeline.json").path)
-        let asOf = try #require(InstantParser.parse(ArraySlice(Array("2026-03-29T09:30:00Z".utf8))))
-        var manifests: [String] = []
-        for (name, budget) in [("whole", nil), ("parts", "1K")] as [(String, String?)] {
-            config.maxMemory = budget
-            var runner = PipelineRunner(
-                config: config, input: root.appendingPathComponent("drop").path,
-                output: directory.appendingPathComponent(name).path, asOf: asOf)
-            runner.compressSpill = true
-            _ = try runner.run()
-            let manifest = try String(
-                contentsOf: directory.appendingPathComponent("\(name)/manifest.json"), encoding: .utf8)
-            manifests.append(manifest.split(separator: "\n").filter { !$0.contains("timings") }.joined(separator: "\n"))
-        }
-        // The same inputs by the same names (spill files are `.zst` whatever the input was).
-        #expect(manifests[0] == manifests[1])
-        for file in Self.files {
-            let whole = try Data(contentsOf: directory.appendingPathComponent("whole/\(file)"))
-            let parts = try Data(contentsOf: directory.appendingPathComponent("parts/\(file)"))
-            #expect(whole == parts, "\(file)")
-        }
-    }
-
-    @Test func spillIsCompressedOnlyWhenItWouldNotStayInMemory() {
-        let threshold = PipelineRunner.dirtyBackgroundBytes()
-        #expect(threshold > 0)
-        #expect(!PipelineRunner.compressesSpill(inputBytes: threshold / 4))
-        #expect(PipelineRunner.compressesSpill(inputBytes: threshold))
+    /// Spill files are `.zst` whatever the input was: accounts must still
+    /// name the input files (a plain `.csv` stays `.csv` in the manifest).
+    @Test func accountsNameTheInputFilesNotTheSpill() throws {
+        let output = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try DayfoldProcess.run(
+            [
+                "run", "Pipelines/sample.json", "--input", "SampleData/demo", "--output",
+                output.appendingPathComponent("out").path, "--as-of", "2026-03-31T18:00:00Z", "--max-memory", "100K",
+            ], currentDirectory: TestPaths.repositoryRoot)
+        #expect(result.status == 0, "\(result.stderr)")
+        let manifest = try String(contentsOf: output.appendingPathComponent("out/manifest.json"), encoding: .utf8)
+        #expect(manifest.contains("\"tasks/instances/instances-000.csv\""))
+        #expect(manifest.contains("\"tasks/instances/instances-001.csv.zst\""))
+        #expect(!manifest.contains("instances-000.csv.zst"))
     }
 
     /// Spill folders link the subject files: a drop given by a relative path

@@ -84,27 +84,26 @@ public final class FileByteStream: ByteStream {
     /// it zero-filled first, which costs as much as the copy.)
     public func append(to buffer: inout [UInt8]) throws -> Bool {
         if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: chunkSize) }
-        let count = scratch.withUnsafeMutableBytes { raw -> Int in
-            while true {
-                let n = read(fd, raw.baseAddress, raw.count)
-                if n < 0 && errno == EINTR { continue }
-                return n
-            }
-        }
-        guard count >= 0 else {
-            throw ByteStreamError(kind: .read, path: path, detail: String(cString: strerror(errno)))
-        }
+        let count = try read(into: &scratch)
         if count == 0 { return false }
-        if let digest { scratch.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) } }
         buffer.append(contentsOf: scratch[0..<count])
         return true
     }
 
     public func nextChunk() throws -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: chunkSize)
-        let count = chunk.withUnsafeMutableBytes { buffer -> Int in
+        let count = try read(into: &chunk)
+        if count == 0 { return nil }
+        chunk.removeSubrange(count...)
+        return chunk
+    }
+
+    /// One `read` into the start of `chunk` (retried on EINTR), the bytes
+    /// hashed into `digest` when set; returns the count, 0 at the end.
+    private func read(into chunk: inout [UInt8]) throws -> Int {
+        let count = chunk.withUnsafeMutableBytes { raw -> Int in
             while true {
-                let n = read(fd, buffer.baseAddress, buffer.count)
+                let n = Foundation.read(fd, raw.baseAddress, raw.count)
                 if n < 0 && errno == EINTR { continue }
                 return n
             }
@@ -112,9 +111,9 @@ public final class FileByteStream: ByteStream {
         guard count >= 0 else {
             throw ByteStreamError(kind: .read, path: path, detail: String(cString: strerror(errno)))
         }
-        if count == 0 { return nil }
-        if let digest { chunk.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) } }
-        chunk.removeSubrange(count...)
-        return chunk
+        if let digest, count > 0 {
+            chunk.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+        return count
     }
 }

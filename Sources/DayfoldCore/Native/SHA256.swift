@@ -16,9 +16,17 @@ public struct SHA256Hasher {
     }
 
     public mutating func finalizeHex() -> String {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        digest.withUnsafeMutableBufferPointer { buffer in _ = SHA256_Final(buffer.baseAddress, &context) }
-        return hexString(digest)
+        var hex: [UInt8] = []
+        finalizeHex(into: &hex)
+        return String(decoding: hex, as: UTF8.self)
+    }
+
+    /// Appends the hex digest to `output` (no allocation of its own).
+    mutating func finalizeHex(into output: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA256_DIGEST_LENGTH)) { digest in
+            _ = SHA256_Final(digest.baseAddress, &context)
+            appendHexDigits(digest, into: &output)
+        }
     }
 
     /// Hex digest of a string's UTF-8 bytes.
@@ -33,16 +41,9 @@ public struct SHA256Hasher {
     static func appendHex(of message: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
         // The context calls, not the one-shot `SHA256()`: in OpenSSL 3 that
         // one looks the algorithm up again on every call.
-        var context = SHA256_CTX()
-        SHA256_Init(&context)
-        _ = SHA256_Update(&context, message.baseAddress, message.count)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA256_DIGEST_LENGTH)) { digest in
-            _ = SHA256_Final(digest.baseAddress, &context)
-            for byte in digest {
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
-            }
-        }
+        var hasher = SHA256Hasher()
+        hasher.update(UnsafeRawBufferPointer(message))
+        hasher.finalizeHex(into: &output)
     }
 
     /// Hex digest of a file, streamed.
@@ -60,12 +61,10 @@ public struct SHA256Hasher {
 
 private let hexDigits = Array("0123456789abcdef".utf8)
 
-func hexString(_ bytes: [UInt8]) -> String {
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count * 2)
+/// Two lowercase hex digits per byte.
+func appendHexDigits(_ bytes: some Sequence<UInt8>, into output: inout [UInt8]) {
     for byte in bytes {
-        out.append(hexDigits[Int(byte >> 4)])
-        out.append(hexDigits[Int(byte & 0x0F)])
+        output.append(hexDigits[Int(byte >> 4)])
+        output.append(hexDigits[Int(byte & 0x0F)])
     }
-    return String(decoding: out, as: UTF8.self)
 }

@@ -5,8 +5,6 @@ import Foundation
 /// its own, and the sorted partition tables are merged into the same outputs
 /// a whole run writes.
 extension PipelineRunner {
-    /// Partitions needed for `budget` bytes: a partition's ingest and facts
-    /// hold about 1.4 × its CSV bytes (measured), plus a fixed base.
     /// The drop's CSV bytes (`.zst` files count 6× their size).
     static func inputBytes(_ layout: DropLayout) -> Int64 {
         var bytes: Int64 = 0
@@ -17,6 +15,8 @@ extension PipelineRunner {
         return bytes
     }
 
+    /// Partitions needed for `budget` bytes: a partition's ingest and facts
+    /// hold about 1.4 × its CSV bytes (measured), plus a fixed base.
     static func partitionCount(_ layout: DropLayout, budget: Int64?) -> Int {
         guard let budget else { return 1 }
         let bytes = inputBytes(layout)
@@ -55,6 +55,7 @@ extension PipelineRunner {
         let router = try PartitionRouter(
             layout: layout, options: options, partitions: partitions, root: spill + "/drops")
         let folders = try router.run()
+        let original = router.originalPaths
         trimHeap()
         debugRSS("routed")
         let owned = router.ownedUsers()
@@ -76,7 +77,6 @@ extension PipelineRunner {
             try? FileManager.default.removeItem(atPath: folder)
             debugRSS("partition \(index) ingested")
             let result = FactsStage.compute(drop, config: config, asOf: asOf, owned: owned[index])
-            let original = router.originalPaths
             for var account in drop.accounts where index == 0 || !subjects.contains(account.path) {
                 account.path = original[account.path] ?? account.path
                 if var merged = accounts[account.path] {

@@ -44,13 +44,7 @@ public final class CSVReportWriter {
         record.bytes.withUnsafeBufferPointer { bytes in
             for index in 0..<record.fieldCount {
                 if index > 0 { buffer.append(0x2C) }
-                let field = UnsafeBufferPointer(rebasing: bytes[record.start(index)..<record.end(index)])
-                guard let first = field.first else { continue }
-                if guardFormulas && CSVReportWriter.mayBeFormula(first) {
-                    CSVReportWriter.escape(String(decoding: field, as: UTF8.self), into: &buffer)
-                } else {
-                    CSVReportWriter.quote(field, into: &buffer)
-                }
+                appendField(UnsafeBufferPointer(rebasing: bytes[record.start(index)..<record.end(index)]))
             }
         }
         buffer.append(0x0A)

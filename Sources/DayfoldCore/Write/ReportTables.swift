@@ -12,13 +12,22 @@ public enum ReportTables {
         ParquetField(name: name, type: type, nullable: nullable)
     }
 
+    /// The `relationship_id` and `client_user_id` columns of a table whose
+    /// row `r` belongs to relationship `relationshipOf(r)`.
+    static func relationshipColumns(_ result: RunResult, _ relationshipOf: @escaping (Int) -> Int) -> [OutputColumn] {
+        let relationships = result.drop.relationships
+        return [
+            OutputColumn("relationship_id", .string { relationships[relationshipOf($0)].id }),
+            OutputColumn("client_user_id", .string { relationships[relationshipOf($0)].clientUserID }),
+        ]
+    }
+
     /// `relationship_days` (the snapshot) and `coach_daily_summary.csv` (the report).
     public static func relationshipDays(_ result: RunResult, name: String = "relationship_days") -> OutputTable {
         var rows: [(relationship: Int32, position: Int32)] = []
         for index in relationshipOrder(result) {
             for position in result.relationshipDays[index].indices { rows.append((Int32(index), Int32(position))) }
         }
-        let relationships = result.drop.relationships
         let days = result.relationshipDays
         // Values are read in place: a copied day would retain its zone name per value.
         func count(_ name: String, _ value: @escaping (borrowing RelationshipDay) -> Int) -> OutputColumn {
@@ -26,9 +35,7 @@ public enum ReportTables {
         }
         return OutputTable(
             name: name, rowCount: rows.count,
-            columns: [
-                OutputColumn("relationship_id", .string { relationships[Int(rows[$0].relationship)].id }),
-                OutputColumn("client_user_id", .string { relationships[Int(rows[$0].relationship)].clientUserID }),
+            columns: relationshipColumns(result) { Int(rows[$0].relationship) } + [
                 OutputColumn("local_date", .date { days[Int(rows[$0].relationship)][Int(rows[$0].position)].date }),
                 OutputColumn(
                     "timezone", .string { days[Int(rows[$0].relationship)][Int(rows[$0].position)].timezone }),
@@ -50,13 +57,9 @@ public enum ReportTables {
         let rows = result.streaks.filter { result.owns(relationship: $0.relationship) }.sorted {
             (order[$0.relationship] ?? 0) < (order[$1.relationship] ?? 0)
         }
-        let relationships = result.drop.relationships
-        func relationship(_ row: Int) -> Relationship { relationships[rows[row].relationship] }
         return OutputTable(
             name: "streaks", rowCount: rows.count,
-            columns: [
-                OutputColumn("relationship_id", .string { relationship($0).id }),
-                OutputColumn("client_user_id", .string { relationship($0).clientUserID }),
+            columns: relationshipColumns(result) { rows[$0].relationship } + [
                 OutputColumn("as_of_date", .date { rows[$0].asOfDate }),
                 OutputColumn("current_streak_days", .int { Int64(rows[$0].currentDays) }),
                 OutputColumn("current_streak_start", nullable: true, .date { rows[$0].currentStart }),
@@ -77,13 +80,9 @@ public enum ReportTables {
             let right = order[$1.relationship] ?? 0
             return left != right ? left < right : bytesLess($0.signal, $1.signal)
         }
-        let relationships = result.drop.relationships
-        func relationship(_ row: Int) -> Relationship { relationships[rows[row].relationship] }
         return OutputTable(
             name: "risk_signals", rowCount: rows.count,
-            columns: [
-                OutputColumn("relationship_id", .string { relationship($0).id }),
-                OutputColumn("client_user_id", .string { relationship($0).clientUserID }),
+            columns: relationshipColumns(result) { rows[$0].relationship } + [
                 OutputColumn("as_of_date", .date { rows[$0].asOfDate }),
                 OutputColumn("signal", .string { rows[$0].signal }),
                 OutputColumn("severity", .string { rows[$0].severity }),

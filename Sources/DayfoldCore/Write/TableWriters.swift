@@ -46,8 +46,8 @@ enum TableWriters {
     }
 }
 
-/// A table whose rows are read from two threads: its row closure only reads
-/// the run's immutable results.
+/// A table whose row groups are built on another thread: its `rowGroup`
+/// closure only reads the run's immutable results.
 private final class SharedTable: @unchecked Sendable {
     let table: OutputTable
     init(table: OutputTable) { self.table = table }

@@ -46,9 +46,9 @@ import Testing
         #expect(different.isEmpty, "\(different)")
     }
 
-    /// Spill files are `.zst` whatever the input was: accounts must still
-    /// name the input files (a plain `.csv` stays `.csv` in the manifest).
-    @Test func accountsNameTheInputFilesNotTheSpill() throws {
+    /// Runs the sample drop, given by a relative path from the repository
+    /// root, under a 100K budget; returns its manifest and standard output.
+    static func sampleUnderABudget() throws -> (manifest: String, stdout: String) {
         let output = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: output) }
         let result = try DayfoldProcess.run(
@@ -58,6 +58,13 @@ import Testing
             ], currentDirectory: TestPaths.repositoryRoot)
         #expect(result.status == 0, "\(result.stderr)")
         let manifest = try String(contentsOf: output.appendingPathComponent("out/manifest.json"), encoding: .utf8)
+        return (manifest, result.stdout)
+    }
+
+    /// Spill files are `.zst` whatever the input was: accounts must still
+    /// name the input files (a plain `.csv` stays `.csv` in the manifest).
+    @Test func accountsNameTheInputFilesNotTheSpill() throws {
+        let manifest = try Self.sampleUnderABudget().manifest
         #expect(manifest.contains("\"tasks/instances/instances-000.csv\""))
         #expect(manifest.contains("\"tasks/instances/instances-001.csv.zst\""))
         #expect(!manifest.contains("instances-000.csv.zst"))
@@ -66,19 +73,10 @@ import Testing
     /// Spill folders link the subject files: a drop given by a relative path
     /// (as users type it) must still be found from there.
     @Test func aRelativeInputPathWorksUnderABudget() throws {
-        let output = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: output) }
-        let result = try DayfoldProcess.run(
-            [
-                "run", "Pipelines/sample.json", "--input", "SampleData/demo", "--output",
-                output.appendingPathComponent("out").path, "--as-of", "2026-03-31T18:00:00Z", "--max-memory", "100K",
-            ], currentDirectory: TestPaths.repositoryRoot)
-        #expect(result.status == 0, "\(result.stderr)")
-        let manifest = try String(
-            contentsOf: output.appendingPathComponent("out/manifest.json"), encoding: .utf8)
+        let (manifest, stdout) = try Self.sampleUnderABudget()
         #expect(
             manifest.contains("\"rows_read\": 7082") || manifest.contains("\"rows_read\":7082")
-                || result.stdout.contains("7082 rows read"))
+                || stdout.contains("7082 rows read"))
     }
 
     @Test func sampleDropPartitionedIsIdentical() throws {

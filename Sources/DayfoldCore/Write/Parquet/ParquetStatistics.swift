@@ -115,10 +115,8 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
                     }
                 }
             }
-            let lowRange = low?.range
-            let highRange = high?.range
-            minBytes = lowRange.map { Array(column.bytes[$0]) }
-            maxBytes = highRange.map { Array(column.bytes[$0]) }
+            minBytes = low.map { Array(column.bytes[$0.range]) }
+            maxBytes = high.map { Array(column.bytes[$0.range]) }
         }
         self.init(nullCount: Int64(column.nullCount), minBytes: minBytes, maxBytes: maxBytes, nanCount: nanCount)
     }

@@ -55,10 +55,22 @@ public enum ClientDayBuilder {
 
     public static func build(_ drop: IngestedDrop, asOf: ParsedInstant, owned: Set<String>? = nil) -> [ClientTable] {
         let zones = drop.userZones
-        var journalByUser: [String: [(LocalDate, JournalEntry)]] = [:]
+        // One String lookup per entry: a user's slot holds its zone source and entries.
+        var slotOfUser: [String: Int] = [:]
+        var resolvers: [UserZones.Resolver] = []
+        var grouped: [[(LocalDate, JournalEntry)]] = []
         for entry in drop.journal {
-            journalByUser[entry.userID, default: []].append((zones.localDate(entry.userID, entry.cookedAt), entry))
+            let slot =
+                slotOfUser[entry.userID]
+                ?? {
+                    slotOfUser[entry.userID] = resolvers.count
+                    resolvers.append(zones.resolver(entry.userID))
+                    grouped.append([])
+                    return resolvers.count - 1
+                }()
+            grouped[slot].append((resolvers[slot].localDate(entry.cookedAt), entry))
         }
+        let journalByUser = slotOfUser.mapValues { grouped[$0] }
         var tables: [ClientTable] = []
         for user in users(drop) where owned?.contains(user) ?? true {
             let today = zones.zones.localDate(zones.zone(user, at: asOf), asOf.instant)

@@ -77,9 +77,10 @@ extension DropIngestor {
         for (user, positions) in byUser.enumerated() where !positions.isEmpty {
             let userID = health.users.strings[user]
             var days = drop.healthDays[userID] ?? [:]
+            let zone = drop.userZones.resolver(userID)
             for position in positions {
                 let sample = health.pending[position]
-                days[drop.userZones.localDate(userID, sample.start), default: HealthDay()]
+                days[zone.localDate(sample.start), default: HealthDay()]
                     .add(
                         sample.metric, sample.value, source: sample.source, start: sample.start.instant,
                         end: sample.end, order: sample.order)

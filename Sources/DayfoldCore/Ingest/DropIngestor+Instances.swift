@@ -110,6 +110,8 @@ extension DropIngestor {
         }
         var merged: [(loser: Int32, kept: Int32)] = []
         drop.tasks.reserveCapacity(drop.tasks.count + candidates.count)
+        let kindOf = kinds.strings.map { drop.taskKind($0) }
+        let isReminder = kinds.strings.map { $0 == "REMINDER" }
         for (position, candidate) in candidates.enumerated() {
             guard lastByID[Int(candidate.idKey)] == position else {
                 count(candidate.account, .duplicate)
@@ -128,14 +130,13 @@ extension DropIngestor {
             }
             count(candidate.account, .accepted)
             taskOfID[Int(candidate.idKey)] = .accepted(drop.tasks.count, relationship: candidate.relationship)
-            let kind = kinds[candidate.kind]
             drop.tasks.append(
                 DailyTask(
-                    id: String(decoding: taskIDs.key(candidate.idKey), as: UTF8.self),
+                    id: drop.taskIDs.append(taskIDs.key(candidate.idKey)),
                     relationship: candidate.relationship,
-                    localDate: candidate.date, zone: candidate.zone, kind: kind, status: candidate.status,
-                    valueTask: candidate.schema.valueCapture,
-                    informational: kind == "REMINDER" && candidate.schema.informational, fromLog: false,
+                    localDate: candidate.date, zone: candidate.zone, kind: kindOf[Int(candidate.kind)],
+                    status: candidate.status, valueTask: candidate.schema.valueCapture,
+                    informational: isReminder[Int(candidate.kind)] && candidate.schema.informational, fromLog: false,
                     order: position))
             acceptedInstanceKeys[Int(candidate.idempotencyKey)] = true
         }

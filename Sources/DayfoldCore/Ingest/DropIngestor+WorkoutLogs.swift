@@ -61,6 +61,7 @@ extension DropIngestor {
         for position in live where lastByID[candidates[position].idKey] == position {
             lastByKey[candidates[position].key] = position
         }
+        let workoutKind = drop.taskKind("WORKOUT")
         for position in live {
             let candidate = candidates[position]
             guard lastByID[candidate.idKey] == position, lastByKey[candidate.key] == position,
@@ -78,11 +79,11 @@ extension DropIngestor {
                 zone = drop.userZones.zone(user, on: candidate.date)
             }
             let taskPosition = drop.tasks.count
-            let id = String(decoding: taskIDs.key(candidate.idKey), as: UTF8.self)
+            let id = taskIDs.key(candidate.idKey)
             drop.tasks.append(
                 DailyTask(
-                    id: id, relationship: candidate.relationship, localDate: candidate.date, zone: zone,
-                    kind: "WORKOUT",
+                    id: drop.taskIDs.append(id), relationship: candidate.relationship,
+                    localDate: candidate.date, zone: zone, kind: workoutKind,
                     status: candidate.status, valueTask: false, informational: false, fromLog: true, order: taskPosition
                 ))
             taskOfID[Int(candidate.idKey)] = .accepted(taskPosition, relationship: candidate.relationship)
@@ -93,7 +94,7 @@ extension DropIngestor {
             if !isAfterAsOf(eventInstant) {
                 drop.events.append(
                     StatusEvent(
-                        id: drop.eventIDs.append(id.utf8), task: taskPosition, toStatus: candidate.status,
+                        id: drop.eventIDs.append(id), task: taskPosition, toStatus: candidate.status,
                         occurredAt: eventInstant,
                         offsetSeconds: candidate.eventAt?.offsetSeconds ?? 0, reason: nil))
             }

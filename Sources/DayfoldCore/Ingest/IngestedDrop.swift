@@ -11,6 +11,10 @@ public struct IngestedDrop: @unchecked Sendable {
     public var goals: [Goal] = []
     public var preferences: [String: String] = [:]
     public var tasks: [DailyTask] = []
+    /// The ids of `tasks`.
+    public var taskIDs = ByteStrings()
+    /// The distinct task kinds (`DailyTask.kind` indexes them).
+    public var taskKinds: [String] = []
     public var events: [StatusEvent] = []
     /// The ids of `events` (only compared: they break ties between events at the same instant).
     public var eventIDs = ByteStrings()
@@ -31,6 +35,19 @@ public struct IngestedDrop: @unchecked Sendable {
         self.zones = zones
         userZones = UserZones(zones: zones, history: [:], latestInstanceZone: [:], defaultZone: nil)
     }
+
+    /// The index of a task kind, added when new.
+    mutating func taskKind(_ name: String) -> Int32 {
+        if let index = taskKinds.firstIndex(of: name) { return Int32(index) }
+        taskKinds.append(name)
+        return Int32(taskKinds.count - 1)
+    }
+
+    /// The task's id as text.
+    public func taskID(_ task: DailyTask) -> String { String(decoding: taskIDs[task.id], as: UTF8.self) }
+
+    /// The task's kind as text.
+    public func kind(_ task: DailyTask) -> String { taskKinds[Int(task.kind)] }
 
     public var rowsRead: Int { accounts.reduce(0) { $0 + $1.rowsRead } }
     public var rowsRejected: Int { accounts.reduce(0) { $0 + $1.rejected } }

@@ -39,12 +39,17 @@ public struct Goal: Sendable {
 }
 
 /// A task after dedup: an instance, or a WORKOUT task made from a historical log.
+/// An accepted task. Plain data with no String in it: millions are copied,
+/// sorted through and freed, and a String would cost an allocation and
+/// reference counting on each.
 public struct DailyTask: Sendable {
-    public var id: String
+    /// The task's id: its index in `IngestedDrop.taskIDs`.
+    public var id: Int32
     public var relationship: Int
     public var localDate: LocalDate
     public var zone: ZoneID
-    public var kind: String
+    /// The task's kind: its index in `IngestedDrop.taskKinds`.
+    public var kind: Int32
     public var status: TaskStatus
     public var valueTask: Bool
     public var informational: Bool

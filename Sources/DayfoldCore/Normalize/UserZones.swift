@@ -61,7 +61,7 @@ public final class UserZones: @unchecked Sendable {
         return zone
     }
 
-    private func fromHistory(_ rows: [TimezoneRow], _ isInEffect: (TimezoneRow) -> Bool) -> ZoneID {
+    fileprivate static func fromHistory(_ rows: [TimezoneRow], _ isInEffect: (TimezoneRow) -> Bool) -> ZoneID {
         var chosen = rows[0].zone
         for row in rows where isInEffect(row) { chosen = row.zone }
         return chosen
@@ -70,7 +70,7 @@ public final class UserZones: @unchecked Sendable {
     /// The user's zone at an instant.
     public func zone(_ user: String, at instant: ParsedInstant) -> ZoneID {
         if let rows = history[user], !rows.isEmpty {
-            return fromHistory(rows) { $0.effectiveFrom <= instant.instant }
+            return UserZones.fromHistory(rows) { $0.effectiveFrom <= instant.instant }
         }
         if let zone = configuredZone(user) { return zone }
         if warnedOffset.insert(user).inserted {
@@ -82,7 +82,7 @@ public final class UserZones: @unchecked Sendable {
     /// The user's zone on a local date: the zone in effect when the date began.
     public func zone(_ user: String, on date: LocalDate) -> ZoneID {
         if let rows = history[user], !rows.isEmpty {
-            return fromHistory(rows) { $0.effectiveFrom <= self.zones.startOfDay($0.zone, date) }
+            return UserZones.fromHistory(rows) { $0.effectiveFrom <= self.zones.startOfDay($0.zone, date) }
         }
         if let zone = configuredZone(user) { return zone }
         return utc(user)
@@ -105,5 +105,34 @@ public final class UserZones: @unchecked Sendable {
     /// The local date of an instant for a user.
     public func localDate(_ user: String, _ instant: ParsedInstant) -> LocalDate {
         zones.localDate(zone(user, at: instant), instant.instant)
+    }
+
+    /// One user's lookups with the choice of source made once: work that asks
+    /// about the same user row after row skips the String-keyed lookups.
+    /// Make one only when a lookup follows, since it records the fallback
+    /// warning that the first lookup would.
+    func resolver(_ user: String) -> Resolver {
+        if let rows = history[user], !rows.isEmpty { return Resolver(zones: zones, history: rows, configured: nil) }
+        if let zone = configuredZone(user) { return Resolver(zones: zones, history: [], configured: zone) }
+        if warnedOffset.insert(user).inserted {
+            warn(user, "instant_offset (as written)")
+        }
+        return Resolver(zones: zones, history: [], configured: nil)
+    }
+
+    /// A user's zone source, as `zone(_:at:)` chooses it.
+    struct Resolver {
+        let zones: ZoneCatalog
+        let history: [TimezoneRow]
+        let configured: ZoneID?
+
+        func zone(at instant: ParsedInstant) -> ZoneID {
+            if !history.isEmpty { return UserZones.fromHistory(history) { $0.effectiveFrom <= instant.instant } }
+            return configured ?? zones.id(fixedOffset: instant.offsetSeconds)
+        }
+
+        func localDate(_ instant: ParsedInstant) -> LocalDate {
+            zones.localDate(zone(at: instant), instant.instant)
+        }
     }
 }

@@ -14,19 +14,23 @@ public enum FactsStage {
         // The client side (day tables, Progress, activity days) runs alongside
         // the task side on its own copy of the zone resolver: the two sides
         // share no mutable state, and only dates, zone names and warnings come back.
-        var clientDrop = drop
-        let clientZones = drop.userZones.copy()
-        clientDrop.userZones = clientZones
-        clientDrop.zones = clientZones.zones
-        let sendableDrop = clientDrop
+        // Activity days run on a third copy: they read every event again.
+        func withOwnZones(_ drop: IngestedDrop) -> IngestedDrop {
+            var copy = drop
+            copy.userZones = drop.userZones.copy()
+            copy.zones = copy.userZones.zones
+            return copy
+        }
+        let clientDrop = withOwnZones(drop)
+        let activityDrop = withOwnZones(drop)
         let clientSide = BackgroundValue {
-            let tables = ClientDayBuilder.build(sendableDrop, asOf: asOf, owned: owned)
+            let tables = ClientDayBuilder.build(clientDrop, asOf: asOf, owned: owned)
             return (
                 tables: tables,
-                progress: ProgressCalculator.ranges(sendableDrop, tables: tables, options: progressOptions),
-                activity: activityDays(sendableDrop)
+                progress: ProgressCalculator.ranges(clientDrop, tables: tables, options: progressOptions)
             )
         }
+        let activitySide = BackgroundValue { activityDays(activityDrop) }
         let outcomes = TaskOutcomeCalculator.outcomes(drop, asOf: asOf.instant)
         // Only the owned relationships' day tables: a partition holds every
         // relationship of the subjects, and building the others' tables (from
@@ -36,8 +40,10 @@ public enum FactsStage {
         let streaks = drop.relationships.indices.compactMap {
             StreakCalculator.summary(days[$0], relationship: $0, today: today[$0])
         }
-        let (clientTables, progress, activity) = clientSide.value()
-        zones.absorbWarnings(of: clientZones)
+        let (clientTables, progress) = clientSide.value()
+        let activity = activitySide.value()
+        zones.absorbWarnings(of: clientDrop.userZones)
+        zones.absorbWarnings(of: activityDrop.userZones)
         let signals = computeSignals(
             drop, outcomes: outcomes, days: days, today: today, tables: clientTables, activity: activity,
             options: progressOptions)
@@ -57,26 +63,48 @@ public enum FactsStage {
 
     static func activityDays(_ drop: IngestedDrop) -> ActivityDays {
         let zones = drop.userZones
-        func day(_ user: String, _ instant: Instant, _ offset: Int32) -> LocalDate {
-            zones.localDate(user, ParsedInstant(instant: instant, offsetSeconds: offset))
+        // Days are gathered as numbers and deduplicated by sorting: a client
+        // has a few hundred active days, but millions of events point at them.
+        var resolvers = [UserZones.Resolver?](repeating: nil, count: drop.relationships.count)
+        var days = [[Int32]](repeating: [], count: drop.relationships.count)
+        func add(_ relationship: Int, _ instant: Instant, _ offset: Int32) {
+            let resolver = resolvers[relationship] ?? zones.resolver(drop.relationships[relationship].clientUserID)
+            resolvers[relationship] = resolver
+            days[relationship].append(
+                resolver.localDate(ParsedInstant(instant: instant, offsetSeconds: offset)).days)
         }
-        var active = [Set<LocalDate>](repeating: [], count: drop.relationships.count)
         for event in drop.events
         where event.toStatus == .completed || event.toStatus == .skipped || event.toStatus == .inProgress {
-            let relationship = drop.tasks[event.task].relationship
-            active[relationship].insert(
-                day(drop.relationships[relationship].clientUserID, event.occurredAt, event.offsetSeconds))
+            add(drop.tasks[event.task].relationship, event.occurredAt, event.offsetSeconds)
         }
         for entry in drop.valueEntries where entry.accepted {
-            let relationship = drop.tasks[entry.task].relationship
-            active[relationship].insert(
-                day(drop.relationships[relationship].clientUserID, entry.recordedAt, entry.offsetSeconds))
+            add(drop.tasks[entry.task].relationship, entry.recordedAt, entry.offsetSeconds)
         }
-        var journalDays: [String: Set<LocalDate>] = [:]
+        var journalUsers: [String: Int] = [:]
+        var journalResolvers: [UserZones.Resolver] = []
+        var journalDays: [[Int32]] = []
         for entry in drop.journal {
-            journalDays[entry.userID, default: []].insert(zones.localDate(entry.userID, entry.cookedAt))
+            let user =
+                journalUsers[entry.userID]
+                ?? {
+                    journalUsers[entry.userID] = journalResolvers.count
+                    journalResolvers.append(zones.resolver(entry.userID))
+                    journalDays.append([])
+                    return journalResolvers.count - 1
+                }()
+            journalDays[user].append(journalResolvers[user].localDate(entry.cookedAt).days)
         }
-        return ActivityDays(byRelationship: active, journalByUser: journalDays)
+        func distinct(_ days: [Int32]) -> Set<LocalDate> {
+            var set = Set<LocalDate>()
+            var last: Int32?
+            for day in days.sorted() where day != last {
+                set.insert(LocalDate(days: day))
+                last = day
+            }
+            return set
+        }
+        return ActivityDays(
+            byRelationship: days.map(distinct), journalByUser: journalUsers.mapValues { distinct(journalDays[$0]) })
     }
 
     static func computeSignals(
@@ -86,13 +114,16 @@ public enum FactsStage {
         let count = drop.relationships.count
         var checkIns = [[(LocalDate, String, OutcomeKind)]](repeating: [], count: count)
         var skips = [[(LocalDate, String, String?)]](repeating: [], count: count)
+        let checkIn = drop.taskKinds.firstIndex(of: "CHECK_IN").map(Int32.init) ?? -1
         for outcome in outcomes {
             let task = drop.tasks[outcome.task]
             guard let kind = outcome.kind else { continue }
-            if task.kind == "CHECK_IN" && (kind == .completed || kind == .skipped || kind == .missed) {
-                checkIns[task.relationship].append((task.localDate, task.id, kind))
+            if task.kind == checkIn && (kind == .completed || kind == .skipped || kind == .missed) {
+                checkIns[task.relationship].append((task.localDate, drop.taskID(task), kind))
             }
-            if kind == .skipped { skips[task.relationship].append((task.localDate, task.id, outcome.skipReason)) }
+            if kind == .skipped {
+                skips[task.relationship].append((task.localDate, drop.taskID(task), outcome.skipReason))
+            }
         }
         var tableByUser: [String: ClientTable] = [:]
         for table in tables { tableByUser[table.user] = table }

@@ -182,10 +182,11 @@ public enum ReportTables {
         }
         keyed.sort { left, right in
             if left.key != right.key { return left.key < right.key }
-            return bytesLess(
+            return drop.taskIDs.less(
                 drop.tasks[outcomes[Int(left.index)].task].id, drop.tasks[outcomes[Int(right.index)].task].id)
         }
         let rows = keyed.map { Int($0.index) }
+        let kindBytes = drop.taskKinds.map { Array($0.utf8) }
         let fields = [
             field("event_id", .string), field("daily_task_instance_id", .string), field("relationship_id", .string),
             field("client_user_id", .string), field("local_date", .date), field("task_kind", .string),
@@ -234,8 +235,8 @@ public enum ReportTables {
                 if position + ahead < taskOf.count { prefetchElement(drop.tasks, taskOf[position + ahead]) }
                 relationshipOf.append(drop.tasks[task].relationship)
                 dates.append(drop.tasks[task].localDate.days)
-                taskID.append(drop.tasks[task].id)
-                taskKind.append(drop.tasks[task].kind)
+                taskID.append(drop.taskIDs[drop.tasks[task].id])
+                taskKind.append(kindBytes[Int(drop.tasks[task].kind)][...])
             }
             var relationshipID = ParquetByteColumn()
             var clientID = ParquetByteColumn()

@@ -55,6 +55,7 @@ func runCommand(_ argv: [String]) throws -> Int32 {
     var runner = PipelineRunner(config: config, input: input, output: output, asOf: asOf)
     runner.debugTables = args.flags.contains("--debug-tables")
     runner.showProgress = try progressWanted(args.options["--progress"])
+    runner.keepMemoryUntilExit = true
     if config.maxMemory != nil, let layout = try? DropLayout(root: input), !PartitionRouter.canPartition(layout) {
         writeError("dayfold: warning: a SQLite journal cannot be partitioned; max_memory is not applied to this run")
     }

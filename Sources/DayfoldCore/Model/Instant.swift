@@ -27,6 +27,45 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
         }
         return text + "Z"
     }
+
+    /// Appends `description`'s text without building a String (false, and
+    /// nothing appended, for a year outside 0...9999).
+    func appendISOText(into output: inout [UInt8]) -> Bool {
+        let secs = seconds
+        let fraction = Int(micros - secs * 1_000_000)
+        let dayCount = secs >= 0 ? secs / 86_400 : (secs - 86_399) / 86_400
+        let secondOfDay = Int(secs - dayCount * 86_400)
+        guard let days = Int32(exactly: dayCount), LocalDate(days: days).appendISOText(into: &output) else {
+            return false
+        }
+        func two(_ value: Int) {
+            output.append(UInt8(truncatingIfNeeded: 0x30 + value / 10))
+            output.append(UInt8(truncatingIfNeeded: 0x30 + value % 10))
+        }
+        output.append(0x54)  // T
+        two(secondOfDay / 3600)
+        output.append(0x3A)
+        two(secondOfDay / 60 % 60)
+        output.append(0x3A)
+        two(secondOfDay % 60)
+        if fraction != 0 {
+            var digits = fraction
+            var width = 6
+            while digits % 10 == 0 {
+                digits /= 10
+                width -= 1
+            }
+            output.append(0x2E)
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                output.append(UInt8(truncatingIfNeeded: 0x30 + digits / divisor % 10))
+                divisor /= 10
+            }
+        }
+        output.append(0x5A)  // Z
+        return true
+    }
 }
 
 /// An instant parsed from text, with the UTC offset (seconds) it was written with.

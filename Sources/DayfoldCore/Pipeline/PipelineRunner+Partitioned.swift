@@ -189,5 +189,10 @@ func debugRSS(_ label: String) {
         let now = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS") })
     else { return }
     let seconds = String(format: "%.1f", Date().timeIntervalSince(debugClock))
-    FileHandle.standardError.write(Data("dayfold: \(seconds) s \(label): \(peak) \(now)\n".utf8))
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let cpu = String(
+        format: "%.1f u %.1f s", Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
+        Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6)
+    FileHandle.standardError.write(Data("dayfold: \(seconds) s (\(cpu)) \(label): \(peak) \(now)\n".utf8))
 }

@@ -10,6 +10,10 @@ public struct PipelineRunner {
     public var debugTables = false
     /// Per-stage progress on stderr (for a terminal).
     public var showProgress = false
+    /// Leave the run's tables to the end of the process (for a command that
+    /// exits right after): freeing millions of rows one allocation at a time
+    /// took 0.1–0.2 s on a 1 GB drop, while the exit drops them whole.
+    public var keepMemoryUntilExit = false
 
     public init(config: PipelineConfig, input: String, output: String, asOf: ParsedInstant) {
         self.config = config
@@ -185,6 +189,7 @@ public struct PipelineRunner {
         } catch {
             throw PipelineRunner.writeFailure(error, publisher)
         }
+        if keepMemoryUntilExit { KeptUntilExit.shared.keep((drop, result)) }
         return outcome(read: drop.rowsRead, rejected: drop.rowsRejected, publisher: publisher)
     }
 
@@ -201,5 +206,18 @@ public struct PipelineRunner {
     private static func writeFailure(_ error: any Error, _ publisher: OutputPublisher) -> any Error {
         publisher.abandon()
         return error as? DayfoldError ?? DayfoldError(.output, "writing outputs failed: \(error)")
+    }
+}
+
+/// Values held for the rest of the process (see `PipelineRunner.keepMemoryUntilExit`).
+private final class KeptUntilExit: @unchecked Sendable {
+    static let shared = KeptUntilExit()
+    private var values: [Any] = []
+    private let lock = NSLock()
+
+    func keep(_ value: Any) {
+        lock.lock()
+        values.append(value)
+        lock.unlock()
     }
 }

@@ -52,62 +52,43 @@ public final class CSVReportWriter {
         if buffer.count >= 1 << 20 { try flush() }
     }
 
-    /// Appends row `row` of `columns` (an output table's row group, typed as
-    /// `fields`): the same text `append(row:)` writes for the values'
-    /// `description`s, without a String per integer, date or id.
-    func append(_ columns: [ParquetColumnData], fields: [ParquetField], row: Int) throws {
-        for (position, column) in columns.enumerated() {
-            if position > 0 { buffer.append(0x2C) }
-            switch column {
-            case .int64(let values):
-                guard let value = values[row] else { continue }
-                if fields[position].type == .timestampMicros {
-                    CSVReportWriter.escape(
-                        Instant(micros: value).description, into: &buffer, guardFormulas: guardFormulas)
-                } else {
-                    CSVReportWriter.appendInteger(value, into: &buffer)
-                }
-            case .int32(let values):
-                guard let value = values[row] else { continue }
-                if fields[position].type == .date {
-                    let date = LocalDate(days: value)
-                    if !date.appendISOText(into: &buffer) {
-                        CSVReportWriter.escape(date.description, into: &buffer, guardFormulas: guardFormulas)
-                    }
-                } else {
-                    CSVReportWriter.appendInteger(Int64(value), into: &buffer)
-                }
-            case .double(let values):
-                guard let value = values[row] else { continue }
-                CSVReportWriter.escape(formatNumber(value), into: &buffer, guardFormulas: guardFormulas)
-            case .boolean(let values):
-                guard let value = values[row] else { continue }
-                buffer.append(contentsOf: value ? Self.trueText : Self.falseText)
-            case .string(let values):
-                guard let value = values[row] else { continue }
-                CSVReportWriter.escape(value, into: &buffer, guardFormulas: guardFormulas)
-            case .utf8(let values):
-                guard !values.nulls[row] else { continue }
-                values.bytes.withUnsafeBufferPointer {
-                    appendField(UnsafeBufferPointer(rebasing: $0[values.range(row)]))
-                }
-            }
-        }
-        buffer.append(0x0A)
-        rows += 1
+    /// Appends a chunk of rows formatted column by column (see `CSVCells`).
+    func append(_ cells: CSVCells) throws {
+        cells.appendRows(into: &buffer)
+        rows += cells.rows
         if buffer.count >= 1 << 20 { try flush() }
     }
 
-    private static let trueText = Array("true".utf8)
-    private static let falseText = Array("false".utf8)
+    /// Formats a chunk of an output table's rows (typed as `fields`).
+    func cells(_ columns: [ParquetColumnData], fields: [ParquetField]) -> CSVCells {
+        var cells = CSVCells(rows: columns.first?.count ?? 0, expectedBytes: buffer.capacity)
+        for (column, field) in zip(columns, fields) {
+            cells.append(column, type: field.type, guardFormulas: guardFormulas)
+        }
+        return cells
+    }
 
     /// A field given as bytes, quoted and guarded as `escape` would.
     private func appendField(_ field: UnsafeBufferPointer<UInt8>) {
+        CSVReportWriter.appendField(field, into: &buffer, guardFormulas: guardFormulas)
+    }
+
+    static func appendField(_ field: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], guardFormulas: Bool) {
         guard let first = field.first else { return }
         if guardFormulas && CSVReportWriter.mayBeFormula(first) {
-            CSVReportWriter.escape(String(decoding: field, as: UTF8.self), into: &buffer)
+            CSVReportWriter.escape(String(decoding: field, as: UTF8.self), into: &output)
         } else {
-            CSVReportWriter.quote(field, into: &buffer)
+            CSVReportWriter.quote(field, into: &output)
+        }
+    }
+
+    /// A number as `escape(formatNumber(value))` writes it, with no String
+    /// for an integral value (most report numbers are counts).
+    static func appendNumber(_ value: Double, into output: inout [UInt8], guardFormulas: Bool) {
+        if value == value.rounded(), abs(value) < 1e15 {
+            appendInteger(Int64(value), into: &output)
+        } else {
+            escape(formatNumber(value), into: &output, guardFormulas: guardFormulas)
         }
     }
 

@@ -14,7 +14,7 @@ enum TableWriters {
         let writer = try CSVReportWriter(path: path, header: table.header, guardFormulas: guardFormulas)
         for start in stride(from: 0, to: table.rowCount, by: csvChunkRows) {
             let columns = table.rowGroup(start..<min(start + csvChunkRows, table.rowCount))
-            for row in 0..<(columns.first?.count ?? 0) { try writer.append(columns, fields: table.fields, row: row) }
+            try writer.append(writer.cells(columns, fields: table.fields))
         }
         try writer.finish()
         return writer.rows

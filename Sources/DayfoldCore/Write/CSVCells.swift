@@ -1,0 +1,107 @@
+/// A chunk of an output table's rows formatted as CSV cells, column by
+/// column: each column is formatted in one loop over its typed values, and
+/// the writer then interleaves the cells into rows. Formatting cell by cell
+/// in row order switched on each column's type and copied its payload (a
+/// retain and a release) for every cell; a chunk here costs one pass per
+/// column and one copy of its bytes.
+struct CSVCells {
+    /// The cells' text back to back, column after column.
+    private(set) var bytes: [UInt8] = []
+    /// Where each cell ends in `bytes` (cell `column * rows + row`).
+    private(set) var ends: [Int] = []
+    let rows: Int
+    private(set) var columns = 0
+
+    init(rows: Int, expectedBytes: Int = 0) {
+        self.rows = rows
+        bytes.reserveCapacity(expectedBytes)
+    }
+
+    /// Formats one column of the chunk as `CSVReportWriter.append(row:)`
+    /// would write its values' `description`s (NULL: an empty cell).
+    mutating func append(_ column: ParquetColumnData, type: ParquetType, guardFormulas: Bool) {
+        precondition(column.count == rows, "a CSV chunk's columns have one value per row")
+        ends.reserveCapacity(ends.count + rows)
+        switch column {
+        case .int64(let values):
+            let timestamps = type == .timestampMicros
+            for value in values {
+                if let value {
+                    if timestamps {
+                        let instant = Instant(micros: value)
+                        if !instant.appendISOText(into: &bytes) {
+                            CSVReportWriter.escape(instant.description, into: &bytes, guardFormulas: guardFormulas)
+                        }
+                    } else {
+                        CSVReportWriter.appendInteger(value, into: &bytes)
+                    }
+                }
+                ends.append(bytes.count)
+            }
+        case .int32(let values):
+            let dates = type == .date
+            for value in values {
+                if let value {
+                    if dates {
+                        let date = LocalDate(days: value)
+                        if !date.appendISOText(into: &bytes) {
+                            CSVReportWriter.escape(date.description, into: &bytes, guardFormulas: guardFormulas)
+                        }
+                    } else {
+                        CSVReportWriter.appendInteger(Int64(value), into: &bytes)
+                    }
+                }
+                ends.append(bytes.count)
+            }
+        case .double(let values):
+            for value in values {
+                if let value { CSVReportWriter.appendNumber(value, into: &bytes, guardFormulas: guardFormulas) }
+                ends.append(bytes.count)
+            }
+        case .boolean(let values):
+            for value in values {
+                if let value { bytes.append(contentsOf: value ? CSVCells.trueText : CSVCells.falseText) }
+                ends.append(bytes.count)
+            }
+        case .string(let values):
+            for value in values {
+                if let value { CSVReportWriter.escape(value, into: &bytes, guardFormulas: guardFormulas) }
+                ends.append(bytes.count)
+            }
+        case .utf8(let values):
+            values.bytes.withUnsafeBufferPointer { source in
+                for row in 0..<rows {
+                    if !values.nulls[row] {
+                        CSVReportWriter.appendField(
+                            UnsafeBufferPointer(rebasing: source[values.range(row)]), into: &bytes,
+                            guardFormulas: guardFormulas)
+                    }
+                    ends.append(bytes.count)
+                }
+            }
+        }
+        columns += 1
+    }
+
+    private static let trueText = Array("true".utf8)
+    private static let falseText = Array("false".utf8)
+
+    /// Appends the chunk's rows, each cell copied from its column, into `output`.
+    func appendRows(into output: inout [UInt8]) {
+        bytes.withUnsafeBufferPointer { text in
+            ends.withUnsafeBufferPointer { ends in
+                for row in 0..<rows {
+                    for column in 0..<columns {
+                        if column > 0 { output.append(0x2C) }
+                        let cell = column * rows + row
+                        let start = cell == 0 ? 0 : ends[cell - 1]
+                        if start < ends[cell] {
+                            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<ends[cell]]))
+                        }
+                    }
+                    output.append(0x0A)
+                }
+            }
+        }
+    }
+}

@@ -169,15 +169,31 @@ struct CSVRow {
         return value
     }
 
+    /// true/t/1 or false/f/0, in any case. An ASCII field (all but never
+    /// otherwise) is matched as bytes; others go through `lowercased()`.
     mutating func bool(_ column: Int) -> Bool? {
-        guard let text = text(column) else { return nil }
-        switch text.lowercased() {
-        case "true", "t", "1": return true
-        case "false", "f", "0": return false
-        default:
-            fail("bad_bool:\(columns[column].name)")
-            return nil
+        guard let index = present(column) else { return nil }
+        let field = record.bytes[record.start(index)..<record.end(index)]
+        var value: Bool?
+        if field.allSatisfy({ $0 < 0x80 }) {
+            func isWord(_ word: String) -> Bool {
+                field.count == word.utf8.count
+                    && zip(field, word.utf8).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
+            }
+            if isWord("true") || isWord("t") || isWord("1") {
+                value = true
+            } else if isWord("false") || isWord("f") || isWord("0") {
+                value = false
+            }
+        } else {
+            switch record.string(index)?.lowercased() {
+            case "true", "t", "1": value = true
+            case "false", "f", "0": value = false
+            default: value = nil
+            }
         }
+        if value == nil { fail("bad_bool:\(columns[column].name)") }
+        return value
     }
 
     /// A task status (the rule of `choice`, matched as bytes: no String per row).
@@ -189,13 +205,35 @@ struct CSVRow {
         return nil
     }
 
-    /// A value that must be one of `allowed`; anything else rejects the row.
-    mutating func choice(_ column: Int, _ allowed: Set<String>) -> String? {
-        guard let text = text(column) else { return nil }
-        guard allowed.contains(text) else {
-            fail("unknown_status:\(columns[column].name)")
-            return nil
+    /// A value that must be one of `choices`; anything else rejects the row.
+    /// An ASCII field is matched as bytes (and the shared String returned);
+    /// others are compared as Strings, as Swift compares them.
+    mutating func choice(_ column: Int, _ choices: Choices) -> String? {
+        guard let index = present(column) else { return nil }
+        let field = record.bytes[record.start(index)..<record.end(index)]
+        if field.allSatisfy({ $0 < 0x80 }) {
+            for (bytes, text) in choices.names where field.elementsEqual(bytes) { return text }
+        } else if let text = record.string(index), choices.allowed.contains(text) {
+            return text
         }
-        return text
+        fail("unknown_status:\(columns[column].name)")
+        return nil
     }
+}
+
+/// The values a `choice` column allows. Built once (a static), not per row.
+struct Choices: Sendable {
+    let allowed: Set<String>
+    let names: [(bytes: [UInt8], text: String)]
+
+    init(_ values: [String]) {
+        allowed = Set(values)
+        names = values.map { (Array($0.utf8), $0) }
+    }
+
+    static let valueEntryStatus = Choices(["ACCEPTED", "REJECTED"])
+    static let workoutLogStatus = Choices(["IN_PROGRESS", "COMPLETED", "SKIPPED"])
+    static let relationshipStatus = Choices(["ACTIVE", "PAUSED", "ENDED"])
+    static let goalProvenance = Choices(["CONFIRMED", "SUGGESTED"])
+    static let preferenceSource = Choices(["LOCAL_JOURNAL", "APPLE_HEALTH"])
 }

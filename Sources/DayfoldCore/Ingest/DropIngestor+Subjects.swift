@@ -29,7 +29,7 @@ extension DropIngestor {
             let client = row.text(1)
             let coach = row.text(2)
             let workspace = row.text(3)
-            let status = row.choice(4, ["ACTIVE", "PAUSED", "ENDED"]) ?? "ACTIVE"
+            let status = row.choice(4, .relationshipStatus) ?? "ACTIVE"
             let started = row.date(5)
             let ended = row.date(6)
             guard row.rejectReason == nil, let id, let client else { return }
@@ -89,7 +89,7 @@ extension DropIngestor {
             let metric = row.text(1)
             if let metric, Metric(rawValue: metric) == nil { row.fail("unknown_metric:metric") }
             let target = row.number(2)
-            let provenance = row.choice(3, ["CONFIRMED", "SUGGESTED"])
+            let provenance = row.choice(3, .goalProvenance)
             let effective = row.date(4)
             guard row.rejectReason == nil, let user, let metric, let target, let provenance, let effective else {
                 return
@@ -111,7 +111,7 @@ extension DropIngestor {
         let spec = columns([("user_id", true), ("progress_source", false)])
         try readCSV(file, kind: "preferences", columns: spec) { row, account in
             let user = row.text(0)
-            let source = row.choice(1, ["LOCAL_JOURNAL", "APPLE_HEALTH"]) ?? "LOCAL_JOURNAL"
+            let source = row.choice(1, .preferenceSource) ?? "LOCAL_JOURNAL"
             guard row.rejectReason == nil, let user else { return }
             candidates.append((user, account, (user, source)))
         }

@@ -8,7 +8,7 @@ extension DropIngestor {
             ("from_status", false), ("note", false), ("actor_user_id", false), ("metadata", false),
         ])
         var dedup = TaskRowDeduplicator()
-        dedup.ids.reserve(expectedRows(layout.statusEvents, bytesPerRow: 300))
+        dedup.reserve(expectedRows(layout.statusEvents, bytesPerRow: 300))
         // Skip reasons are a small vocabulary: one shared String each.
         var eventReasons = ByteInterner()
         for file in layout.statusEvents {
@@ -116,13 +116,13 @@ extension DropIngestor {
             ("client_operation_id", false), ("value", true), ("recorded_at", true), ("status", false),
         ])
         var dedup = TaskRowDeduplicator()
-        dedup.ids.reserve(expectedRows(layout.valueEntries, bytesPerRow: 240))
+        dedup.reserve(expectedRows(layout.valueEntries, bytesPerRow: 240))
         for file in layout.valueEntries {
             try readCSV(file, kind: "value_entries", columns: spec) { row, account in
                 let reference = taskReference(&row)
                 _ = row.number(5)
                 let recorded = row.instant(6)
-                let status = row.choice(7, ["ACCEPTED", "REJECTED"]) ?? "ACCEPTED"
+                let status = row.choice(7, .valueEntryStatus) ?? "ACCEPTED"
                 guard row.rejectReason == nil, let reference, let recorded else { return }
                 guard let task = decideTaskRow(reference, at: recorded.instant, &row, &dedup) else { return }
                 if options.retainRows {
@@ -142,4 +142,10 @@ extension DropIngestor {
 struct TaskRowDeduplicator {
     var ids = FingerprintSet()
     var retries = FingerprintSet()
+
+    /// Sizes both sets up front: most rows carry an offline-retry key too.
+    mutating func reserve(_ rows: Int) {
+        ids.reserve(rows)
+        retries.reserve(rows)
+    }
 }

@@ -28,7 +28,7 @@ extension DropIngestor {
                 let assignment = row.text(2)
                 let programDay = row.text(3)
                 let date = row.date(4)
-                let status = row.choice(5, ["IN_PROGRESS", "COMPLETED", "SKIPPED"]).flatMap(TaskStatus.init(rawValue:))
+                let status = row.choice(5, .workoutLogStatus).flatMap(TaskStatus.init(rawValue:))
                 let started = row.instant(6)
                 let completed = row.instant(7)
                 let updated = row.instant(8)

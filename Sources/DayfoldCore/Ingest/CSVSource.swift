@@ -15,9 +15,11 @@ struct CSVSource {
         var required: Bool
     }
 
+    /// `ahead` sees rows a few records before `body` does (see
+    /// `CSVRecordReader.forEachRecord`), by the kind's column positions.
     func read(
         columns: [Column], account: inout FileAccount, rejects: inout [RejectedRecord],
-        _ body: (inout CSVRow) throws -> Void
+        ahead: ((CSVPeek) -> Void)? = nil, _ body: (inout CSVRow) throws -> Void
     ) throws {
         let stream: ByteStream
         let digest = StreamDigest()
@@ -33,8 +35,18 @@ struct CSVSource {
         // A partition spill file (see `PartitionRouter`) starts every row with
         // the row's line in the original file; its raw text follows.
         var fromSpill = false
+        // Rows ahead are only peeked at once the header is known, and only
+        // when their field count is right (other rows are rejected anyway).
+        let peek: ((CSVRecordBatch, Int) -> Void)? = ahead.map { ahead in
+            { batch, record in
+                guard let names = header, missingRequired == nil, batch.fieldCount(record) == names.count else {
+                    return
+                }
+                ahead(CSVPeek(batch: batch, record: record, indexes: indexes))
+            }
+        }
         do {
-            try reader.forEachRecord { record in
+            try reader.forEachRecord(ahead: peek) { record in
                 guard let headerNames = header else {
                     var names = (0..<record.fieldCount).map { record.string($0) ?? "" }
                     fromSpill = names.first == PartitionRouter.lineColumn
@@ -90,6 +102,20 @@ extension CSVSource {
             fix:
                 "the file cannot be read whole; re-export it (task, journal and multi-user health data cannot be partly trusted)"
         )
+    }
+}
+
+/// A row not read yet, seen ahead to start loading what its reading will
+/// look up: raw field bytes by column position in the kind's list.
+struct CSVPeek {
+    let batch: CSVRecordBatch
+    let record: Int
+    let indexes: [Int]
+
+    /// The field's bytes (nil for NULL or an absent column).
+    func slice(_ column: Int) -> ArraySlice<UInt8>? {
+        guard let range = batch.fieldRange(record, indexes[column]), !range.isEmpty else { return nil }
+        return batch.bytes[range]
     }
 }
 

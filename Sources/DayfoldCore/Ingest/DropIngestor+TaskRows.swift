@@ -11,8 +11,10 @@ extension DropIngestor {
         dedup.reserve(expectedRows(layout.statusEvents, bytesPerRow: 300))
         // Skip reasons are a small vocabulary: one shared String each.
         var eventReasons = ByteInterner()
+        let ahead = { self.prefetchTaskRow($0, dedup) }
         for file in layout.statusEvents {
-            try readCSV(file, kind: "status_events", columns: spec) { row, account in
+            try readCSV(file, kind: "status_events", columns: spec, ahead: ahead) {
+                row, account in
                 let reference = taskReference(&row)
                 let status = row.status(5)
                 let occurred = row.instant(6)
@@ -64,28 +66,34 @@ extension DropIngestor {
         }
         // Keys are kept as 64-bit fingerprints (as health samples are): one
         // probe of a flat table each, 8 bytes per accepted row.
-        var idKey = Fingerprint()
-        idKey.combine(reference.id)
-        if dedup.ids.contains(idKey.value) {
+        let idKey = TaskRowDeduplicator.idKey(reference.id)
+        if dedup.ids.contains(idKey) {
             row.fate = .duplicate
             return nil
         }
         var retry: UInt64?
         if let operation = row.slice(4) {
-            var key = Fingerprint()
-            key.combine(reference.relationshipID)
-            key.combine(row.slice(3))
-            key.combine(operation)
-            if dedup.retries.contains(key.value) {
+            let key = TaskRowDeduplicator.retryKey(reference.relationshipID, row.slice(3), operation)
+            if dedup.retries.contains(key) {
                 row.fate = .duplicate
                 return nil
             }
-            retry = key.value
+            retry = key
         }
-        _ = dedup.ids.insert(idKey.value)
+        _ = dedup.ids.insert(idKey)
         if let retry { _ = dedup.retries.insert(retry) }
         row.fate = .accepted
         return task
+    }
+
+    /// Starts loading the table slots a row's decision will probe (a few
+    /// rows ahead of it): its task id, its own id and its retry key.
+    private func prefetchTaskRow(_ row: CSVPeek, _ dedup: TaskRowDeduplicator) {
+        if let taskID = row.slice(1) { taskIDs.prefetch(taskID) }
+        if let id = row.slice(0) { dedup.ids.prefetch(TaskRowDeduplicator.idKey(id)) }
+        if let operation = row.slice(4) {
+            dedup.retries.prefetch(TaskRowDeduplicator.retryKey(row.slice(2), row.slice(3), operation))
+        }
     }
 
     /// Looks up the task a row refers to: nil when the row is rejected
@@ -117,8 +125,10 @@ extension DropIngestor {
         ])
         var dedup = TaskRowDeduplicator()
         dedup.reserve(expectedRows(layout.valueEntries, bytesPerRow: 240))
+        let ahead = { self.prefetchTaskRow($0, dedup) }
         for file in layout.valueEntries {
-            try readCSV(file, kind: "value_entries", columns: spec) { row, account in
+            try readCSV(file, kind: "value_entries", columns: spec, ahead: ahead) {
+                row, account in
                 let reference = taskReference(&row)
                 _ = row.number(5)
                 let recorded = row.instant(6)
@@ -142,6 +152,23 @@ extension DropIngestor {
 struct TaskRowDeduplicator {
     var ids = FingerprintSet()
     var retries = FingerprintSet()
+
+    static func idKey(_ id: ArraySlice<UInt8>) -> UInt64 {
+        var key = Fingerprint()
+        key.combine(id)
+        return key.value
+    }
+
+    /// (relationship, device, operation); a NULL device is its own value.
+    static func retryKey(
+        _ relationship: ArraySlice<UInt8>?, _ device: ArraySlice<UInt8>?, _ operation: ArraySlice<UInt8>
+    ) -> UInt64 {
+        var key = Fingerprint()
+        key.combine(relationship)
+        key.combine(device)
+        key.combine(operation)
+        return key.value
+    }
 
     /// Sizes both sets up front: most rows carry an offline-retry key too.
     mutating func reserve(_ rows: Int) {

@@ -181,12 +181,14 @@ public final class DropIngestor {
     /// Reads a CSV file with deferred fates: `body` returns a candidate or nil
     /// (rejected); the caller counts the candidates' fates later.
     func readCSV(
-        _ file: DropLayout.File, kind: String, columns: [CSVSource.Column], _ body: (inout CSVRow, Int) throws -> Void
+        _ file: DropLayout.File, kind: String, columns: [CSVSource.Column], ahead: ((CSVPeek) -> Void)? = nil,
+        _ body: (inout CSVRow, Int) throws -> Void
     ) throws {
         let account = openAccount(file, kind: kind)
         var fileAccount = drop.accounts[account]
         var rejects: [RejectedRecord] = []
-        try source(file, kind: kind).read(columns: columns, account: &fileAccount, rejects: &rejects) { row in
+        try source(file, kind: kind).read(columns: columns, account: &fileAccount, rejects: &rejects, ahead: ahead) {
+            row in
             try body(&row, account)
         }
         drop.accounts[account].rowsRead = fileAccount.rowsRead

@@ -12,7 +12,7 @@ struct ByteKeyTable {
     /// 32 (0 = empty): a probe rules out other keys without touching `hashes`,
     /// `offsets` or the arena, which on tables of millions of ids is a cache
     /// miss each.
-    private var slots: [UInt64] = Array(repeating: 0, count: 256)
+    private(set) var slots: [UInt64] = Array(repeating: 0, count: 256)
 
     var count: Int { hashes.count }
 

@@ -52,6 +52,16 @@ final class CSVRecordBatch: @unchecked Sendable {
         self.rawEnds = rawEnds
     }
 
+    /// Where field `field` of record `record` lies in `bytes` (nil: no such field).
+    func fieldRange(_ record: Int, _ field: Int) -> Range<Int>? {
+        let first = record == 0 ? 0 : recordEnds[record - 1]
+        guard field >= 0, first + field < recordEnds[record] else { return nil }
+        return starts[first + field]..<ends[first + field]
+    }
+
+    /// The number of fields of record `record`.
+    func fieldCount(_ record: Int) -> Int { recordEnds[record] - (record == 0 ? 0 : recordEnds[record - 1]) }
+
     /// Points `record` at record `index` of this batch (nothing is copied).
     func load(_ index: Int, into record: CSVRecord) {
         let fieldStart = index == 0 ? 0 : recordEnds[index - 1]

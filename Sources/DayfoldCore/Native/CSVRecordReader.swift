@@ -114,9 +114,17 @@ public final class CSVRecordReader {
         self.path = path
     }
 
+    /// How many records ahead of `body` the `ahead` hook of `forEachRecord` sees.
+    static let lookahead = 16
+
     /// Calls `body` for every record, the header included (the caller decides).
-    /// Parsing runs on its own thread, a few batches ahead of `body`.
-    public func forEachRecord(_ body: (CSVRecord) throws -> Void) throws {
+    /// Parsing runs on its own thread, a few batches ahead of `body`. `ahead`
+    /// sees each record `lookahead` records before `body` does (within its
+    /// batch), to start loading what `body` will look up: probes of tables of
+    /// millions of ids are cache misses, and issued early they overlap.
+    func forEachRecord(
+        ahead: ((CSVRecordBatch, Int) -> Void)? = nil, _ body: (CSVRecord) throws -> Void
+    ) throws {
         let channel = CSVBatchChannel(capacity: 4)
         let producer = CSVProducer(reader: self, channel: channel)
         let done = DispatchSemaphore(value: 0)
@@ -135,7 +143,12 @@ public final class CSVRecordReader {
                 throw error
             case .batch(let batch):
                 do {
+                    let distance = CSVRecordReader.lookahead
+                    if let ahead {
+                        for index in 0..<min(distance, batch.count) { ahead(batch, index) }
+                    }
                     for index in 0..<batch.count {
+                        if let ahead, index + distance < batch.count { ahead(batch, index + distance) }
                         batch.load(index, into: record)
                         try body(record)
                     }

@@ -51,7 +51,7 @@ struct Fingerprint {
 
 /// An open-addressing set of fingerprints: 8 bytes a slot, no per-entry allocation.
 struct FingerprintSet {
-    private var slots: [UInt64] = Array(repeating: 0, count: 1024)
+    private(set) var slots: [UInt64] = Array(repeating: 0, count: 1024)
     private(set) var count = 0
 
     /// Inserts; returns false when the fingerprint was already present.

@@ -3,7 +3,7 @@
 /// entry per id of a drop).
 struct FingerprintMap {
     /// Key and value side by side: a lookup that finds its key touches one cache line.
-    private var slots: [(key: UInt64, value: Int32)] = Array(repeating: (0, 0), count: 1024)
+    private(set) var slots: [(key: UInt64, value: Int32)] = Array(repeating: (0, 0), count: 1024)
     private(set) var count = 0
 
     /// Sizes the table for about `keys` keys up front (no regrowth on the way there).

@@ -10,3 +10,24 @@ func prefetchElement<Element>(_ array: [Element], _ index: Int) {
         if let base = buffer.baseAddress { dayfold_prefetch(base + index) }
     }
 }
+
+extension FingerprintSet {
+    /// Starts loading the slot where `value`'s probe begins.
+    func prefetch(_ value: UInt64) { prefetchSlot(slots, value) }
+}
+
+extension FingerprintMap {
+    /// Starts loading the slot where `key`'s probe begins.
+    func prefetch(_ key: UInt64) { prefetchSlot(slots, key) }
+}
+
+extension ByteKeyTable {
+    /// Starts loading the slot where `bytes`' probe begins.
+    func prefetch(_ bytes: ArraySlice<UInt8>) { prefetchSlot(slots, ByteKeyTable.hash(bytes)) }
+}
+
+/// Slot tables are powers of two indexed by the hash's low bits.
+@inline(__always)
+private func prefetchSlot<Slot>(_ slots: [Slot], _ hash: UInt64) {
+    prefetchElement(slots, Int(truncatingIfNeeded: hash) & (slots.count - 1))
+}

@@ -60,4 +60,34 @@ import Testing
     @Test func emptyFileHasNoRecords() throws {
         #expect(try Self.records([]).isEmpty)
     }
+
+    /// The look-ahead hook sees every record once, `lookahead` records
+    /// before the body (or at its batch's start), with the same fields.
+    @Test func recordsAreSeenAheadOfTheBodyOnce() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("file.csv").path
+        let rows = 10_000
+        let text = (0..<rows).map { "id-\($0),\"x,\($0)\"\n" }.joined()
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let reader = try CSVRecordReader(stream: try FileByteStream(path: path, chunkSize: 4096), path: "file.csv")
+        reader.batchRecords = 1000
+        var seen: [String] = []
+        var read = 0
+        var maxLead = 0
+        let ahead: (CSVRecordBatch, Int) -> Void = { batch, record in
+            let range = batch.fieldRange(record, 1) ?? 0..<0
+            seen.append(String(decoding: batch.bytes[range], as: UTF8.self))
+            #expect(batch.fieldRange(record, 2) == nil)
+        }
+        try reader.forEachRecord(ahead: ahead) { record in
+            #expect(seen.count > read)
+            #expect(seen[read] == record.string(1))
+            maxLead = max(maxLead, seen.count - read)
+            read += 1
+        }
+        #expect(read == rows)
+        #expect(seen.count == rows)
+        #expect(maxLead == CSVRecordReader.lookahead + 1)
+    }
 }

@@ -15,11 +15,27 @@ struct CSVSource {
         var required: Bool
     }
 
-    /// `ahead` sees rows a few records before `body` does (see
-    /// `CSVRecordReader.forEachRecord`), by the kind's column positions.
+    /// Reads every row; `body` decides it.
     func read(
         columns: [Column], account: inout FileAccount, rejects: inout [RejectedRecord],
-        ahead: ((CSVPeek) -> Void)? = nil, _ body: (inout CSVRow) throws -> Void
+        _ body: (inout CSVRow) throws -> Void
+    ) throws {
+        try read(
+            columns: columns, account: &account, rejects: &rejects, prepare: nil as (@Sendable (CSVPeek) -> Bool)?
+        ) { row, _ in try body(&row) }
+    }
+
+    /// Reads every row, with `prepare` run on the parsing thread for each row
+    /// (whose field count is right) before `body` sees it: per-row work that
+    /// needs no state of the reader (parsing, hashing) is done there, beside
+    /// the reading thread instead of on it. `body` gets the prepared value (nil
+    /// only if there was none). `ahead` sees the prepared value of the row
+    /// `CSVRecordReader.lookahead` rows before `body` does, to start loading
+    /// what the row will look up in large tables.
+    func read<Prepared: Sendable>(
+        columns: [Column], account: inout FileAccount, rejects: inout [RejectedRecord],
+        prepare: (@Sendable (CSVPeek) -> Prepared)?, ahead: ((Prepared) -> Void)? = nil,
+        _ body: (inout CSVRow, Prepared?) throws -> Void
     ) throws {
         let stream: ByteStream
         let digest = StreamDigest()
@@ -29,41 +45,37 @@ struct CSVSource {
             throw DayfoldError(.input, "\(relativePath): cannot open: \(error.detail)")
         }
         let reader = try CSVRecordReader(stream: stream, path: relativePath)
-        var header: [String]?
-        var indexes: [Int] = []
-        var missingRequired: String?
-        // A partition spill file (see `PartitionRouter`) starts every row with
-        // the row's line in the original file; its raw text follows.
-        var fromSpill = false
-        // Rows ahead are only peeked at once the header is known, and only
-        // when their field count is right (other rows are rejected anyway).
+        if let prepare {
+            reader.prepareBatch = CSVSource.preparing(columns, prepare)
+        }
+        var header: HeaderMapping?
+        // The prepared values of the batch being read (cast once per batch).
+        var preparedBatch: CSVRecordBatch?
+        var prepared: [Prepared?] = []
+        func preparedValue(_ batch: CSVRecordBatch, _ index: Int) -> Prepared? {
+            if preparedBatch !== batch {
+                preparedBatch = batch
+                prepared = batch.prepared as? [Prepared?] ?? []
+            }
+            return index < prepared.count ? prepared[index] : nil
+        }
         let peek: ((CSVRecordBatch, Int) -> Void)? = ahead.map { ahead in
             { batch, record in
-                guard let names = header, missingRequired == nil, batch.fieldCount(record) == names.count else {
-                    return
-                }
-                ahead(CSVPeek(batch: batch, record: record, indexes: indexes))
+                if let value = preparedValue(batch, record) { ahead(value) }
             }
         }
         do {
             try reader.forEachRecord(ahead: peek) { record in
-                guard let headerNames = header else {
-                    var names = (0..<record.fieldCount).map { record.string($0) ?? "" }
-                    fromSpill = names.first == PartitionRouter.lineColumn
-                    if fromSpill { names[0] = "" }
-                    header = names
-                    var positions: [String: Int] = [:]
-                    for (position, name) in names.enumerated() where positions[name] == nil {
-                        positions[name] = position
-                    }
-                    indexes = columns.map { positions[$0.name] ?? -1 }
+                guard let mapping = header else {
+                    let names = (0..<record.fieldCount).map { record.string($0) ?? "" }
+                    let mapping = HeaderMapping(names: names, columns: columns)
+                    header = mapping
                     let known = Set(columns.map(\.name))
-                    account.unknownColumns = names.filter { !known.contains($0) && !$0.isEmpty }
-                    missingRequired = zip(columns, indexes).first { $0.0.required && $0.1 < 0 }?.0.name
+                    account.unknownColumns = mapping.names.filter { !known.contains($0) && !$0.isEmpty }
                     return
                 }
                 account.rowsRead += 1
-                if fromSpill { record.adoptSpillOrigin() }
+                if mapping.fromSpill { record.adoptSpillOrigin() }
                 func reject(_ reason: String) {
                     account.rejected += 1
                     rejects.append(
@@ -71,16 +83,16 @@ struct CSVSource {
                             file: relativePath, line: record.line, kind: kind, reason: reason,
                             raw: keepRaw ? record.raw : ""))
                 }
-                if let missingRequired {
+                if let missingRequired = mapping.missingRequired {
                     reject("missing_column:\(missingRequired)")
                     return
                 }
-                if record.fieldCount != headerNames.count {
+                if record.fieldCount != mapping.names.count {
                     reject("bad_row:field_count")
                     return
                 }
-                var row = CSVRow(record: record, columns: columns, indexes: indexes)
-                try body(&row)
+                var row = CSVRow(record: record, columns: columns, indexes: mapping.indexes)
+                try body(&row, record.batch.flatMap { preparedValue($0, record.index) })
                 if let reason = row.rejectReason {
                     reject(reason)
                 } else if let fate = row.fate {
@@ -91,6 +103,66 @@ struct CSVSource {
             throw CSVSource.unreadable(error)
         }
         account.sha256 = digest.hex()
+    }
+
+    /// How a file's header maps the kind's columns.
+    struct HeaderMapping: Sendable {
+        /// The header's names (a spill file's leading line column named "").
+        var names: [String]
+        /// Per column of the kind: its field position, or -1 when absent.
+        var indexes: [Int]
+        /// A partition spill file (see `PartitionRouter`) starts every row
+        /// with the row's line in the original file; its raw text follows.
+        var fromSpill: Bool
+        /// The first required column the header lacks.
+        var missingRequired: String?
+
+        init(names header: [String], columns: [Column]) {
+            var names = header
+            fromSpill = names.first == PartitionRouter.lineColumn
+            if fromSpill { names[0] = "" }
+            self.names = names
+            var positions: [String: Int] = [:]
+            for (position, name) in names.enumerated() where positions[name] == nil {
+                positions[name] = position
+            }
+            indexes = columns.map { positions[$0.name] ?? -1 }
+            missingRequired = zip(columns, indexes).first { $0.0.required && $0.1 < 0 }?.0.name
+        }
+    }
+
+    /// The parsing thread's side of `prepare`: it reads the header from the
+    /// first batch itself, then prepares each row the reader will hand to
+    /// its body, and leaves the values in the batch.
+    private static func preparing<Prepared: Sendable>(
+        _ columns: [Column], _ prepare: @escaping @Sendable (CSVPeek) -> Prepared
+    ) -> @Sendable (CSVRecordBatch) -> Void {
+        let state = PreparingState()
+        return { batch in
+            var values: [Prepared?] = []
+            values.reserveCapacity(batch.count)
+            for record in 0..<batch.count {
+                guard let mapping = state.header else {
+                    let names = (0..<batch.fieldCount(record)).map { field in
+                        batch.fieldRange(record, field).map { String(decoding: batch.bytes[$0], as: UTF8.self) } ?? ""
+                    }
+                    state.header = HeaderMapping(names: names, columns: columns)
+                    values.append(nil)
+                    continue
+                }
+                guard mapping.missingRequired == nil, batch.fieldCount(record) == mapping.names.count else {
+                    values.append(nil)
+                    continue
+                }
+                values.append(prepare(CSVPeek(batch: batch, record: record, indexes: mapping.indexes)))
+            }
+            batch.prepared = values
+        }
+    }
+
+    /// The header as the parsing thread saw it (only that thread touches it).
+    private final class PreparingState: @unchecked Sendable {
+        var header: HeaderMapping?
     }
 }
 
@@ -225,8 +297,7 @@ struct CSVRow {
     /// A task status (the rule of `choice`, matched as bytes: no String per row).
     mutating func status(_ column: Int) -> TaskStatus? {
         guard let index = present(column) else { return nil }
-        let field = record.bytes[record.start(index)..<record.end(index)]
-        for (name, status) in TaskStatus.utf8Names where field.elementsEqual(name) { return status }
+        if let status = TaskStatus.named(record.bytes[record.start(index)..<record.end(index)]) { return status }
         fail("unknown_status:\(columns[column].name)")
         return nil
     }

@@ -30,7 +30,7 @@ extension DropIngestor {
                     row.fate = .ignored
                     return
                 }
-                let key = keys.intern(idempotencyKey(relationship, date, [], cardKey)).index
+                let key = keys.intern(DropIngestor.idempotencyKey(relationship, date, [], cardKey)).index
                 candidates.append(
                     CardCandidate(
                         idKey: ids.intern(id).index, card: InfoCard(relationship: relationship, localDate: date),

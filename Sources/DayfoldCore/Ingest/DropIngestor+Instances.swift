@@ -14,7 +14,7 @@ extension DropIngestor {
     }
 
     /// The fingerprint of the composite idempotency key (relationship, date, kind, source key).
-    func idempotencyKey(
+    static func idempotencyKey(
         _ relationship: Int, _ date: LocalDate, _ kind: ArraySlice<UInt8>, _ sourceKey: ArraySlice<UInt8>
     ) -> UInt64 {
         var key = Fingerprint()
@@ -25,9 +25,9 @@ extension DropIngestor {
         return key.value
     }
 
-    /// Registers a task id (new ids start as `.none`).
-    func taskIDKey(_ id: ArraySlice<UInt8>) -> Int32 {
-        let (key, isNew) = taskIDs.intern(id)
+    /// Registers a task id (new ids start as `.none`); `hash` as `ByteKeyTable.intern` takes it.
+    func taskIDKey(_ id: ArraySlice<UInt8>, hash: UInt64? = nil) -> Int32 {
+        let (key, isNew) = taskIDs.intern(id, hash: hash)
         if isNew { taskOfID.append(.none) }
         return key
     }
@@ -61,13 +61,14 @@ extension DropIngestor {
             if isNew { schemaOfText.append(ActionSchema(text)) }
             return schemaOfText[Int(key)]
         }
+        let prepare = InstanceFields.preparing(relationshipLookup)
         for file in layout.instances {
-            try readCSV(file, kind: "instances", columns: spec) { row, account in
+            try readCSV(file, kind: "instances", columns: spec, prepare: prepare) { row, account, prepared in
                 let id = row.slice(0)
                 if id == nil { row.fail("missing_column:id") }
                 let relationshipID = row.slice(1)
                 if relationshipID == nil { row.fail("missing_column:relationship_id") }
-                let date = row.date(2)
+                let date = prepared?.date ?? row.date(2)
                 var zone: ZoneID?
                 if let zoneName = row.slice(3) {
                     let (key, isNew) = zoneNames.intern(zoneName)
@@ -81,21 +82,26 @@ extension DropIngestor {
                 if kind == nil { row.fail("missing_column:task_kind") }
                 let sourceKey = row.slice(5)
                 if sourceKey == nil { row.fail("missing_column:source_key") }
-                let status = row.status(6)
-                for column in 8...13 { _ = row.instant(column) }
+                let status = prepared?.status ?? row.status(6)
+                if prepared?.instantsValid != true {
+                    for column in InstanceFields.instantColumns { _ = row.instant(column) }
+                }
                 guard row.rejectReason == nil, let id, let relationshipID, let date, let zone, let kind, let sourceKey,
                     let status
                 else { return }
-                guard let relationship = relationship(relationshipID) else {
+                guard let relationship = prepared?.relationship ?? relationship(relationshipID) else {
                     row.fail("unknown_relationship")
                     return
                 }
                 let schema = schema(row.slice(7))
                 if !schema.valid { invalidSchemas += 1 }
-                let key = keys.intern(idempotencyKey(relationship, date, kind, sourceKey)).index
+                let key = keys.intern(
+                    prepared?.key ?? DropIngestor.idempotencyKey(relationship, date, kind, sourceKey)
+                ).index
                 candidates.append(
                     InstanceCandidate(
-                        idKey: taskIDKey(id), idempotencyKey: key, relationship: relationship, date: date, zone: zone,
+                        idKey: taskIDKey(id, hash: prepared?.idHash), idempotencyKey: key, relationship: relationship,
+                        date: date, zone: zone,
                         kind: kinds.intern(kind), status: status, schema: schema, account: account))
             }
         }
@@ -165,5 +171,41 @@ extension DropIngestor {
         drop.userZones = UserZones(
             zones: drop.zones, history: drop.timezoneRows, latestInstanceZone: drop.latestInstanceZone,
             defaultZone: defaultZone)
+    }
+}
+
+/// What an instance row's reading needs that no state is needed for, taken
+/// on the file's parsing thread (see `CSVSource.read`). A nil field (or
+/// `instantsValid` false) means "not taken": the reading thread works it out
+/// itself, which is also how a bad field gets its reject reason in column order.
+struct InstanceFields: Sendable {
+    /// `readInstances`' columns 8–13: instants that are only checked.
+    static let instantColumns = 8...13
+
+    var idHash: UInt64?
+    var relationship: Int?
+    var date: LocalDate?
+    var status: TaskStatus?
+    var instantsValid = false
+    /// The idempotency key, when relationship, date, kind and source key are all there.
+    var key: UInt64?
+
+    static func preparing(_ relationships: RelationshipLookup) -> @Sendable (CSVPeek) -> InstanceFields {
+        { row in
+            var fields = InstanceFields()
+            fields.idHash = row.slice(0).map(ByteKeyTable.hash)
+            fields.relationship = relationships.relationship(row.slice(1))
+            fields.date = row.slice(2).flatMap { LocalDate.parse($0, $0.startIndex, $0.endIndex) }
+            fields.status = row.slice(6).flatMap(TaskStatus.named)
+            fields.instantsValid = instantColumns.allSatisfy { column in
+                row.slice(column).map { InstantParser.parse($0, $0.startIndex, $0.endIndex) != nil } ?? true
+            }
+            if let relationship = fields.relationship, let date = fields.date, let kind = row.slice(4),
+                let sourceKey = row.slice(5)
+            {
+                fields.key = DropIngestor.idempotencyKey(relationship, date, kind, sourceKey)
+            }
+            return fields
+        }
     }
 }

@@ -11,15 +11,18 @@ extension DropIngestor {
         dedup.reserve(expectedRows(layout.statusEvents, bytesPerRow: 300))
         // Skip reasons are a small vocabulary: one shared String each.
         var eventReasons = ByteInterner()
-        let ahead = { self.prefetchTaskRow($0, dedup) }
+        let prepare = TaskRowFields.preparing(relationshipLookup, statusColumn: 5)
+        let ahead = { self.prefetch($0, dedup) }
         for file in layout.statusEvents {
-            try readCSV(file, kind: "status_events", columns: spec, ahead: ahead) {
-                row, account in
+            try readCSV(file, kind: "status_events", columns: spec, prepare: prepare, ahead: ahead) {
+                row, account, prepared in
                 let reference = taskReference(&row)
-                let status = row.status(5)
-                let occurred = row.instant(6)
+                let status = prepared?.status ?? row.status(5)
+                let occurred = prepared?.instant ?? row.instant(6)
                 guard row.rejectReason == nil, let reference, let status, let occurred else { return }
-                guard let task = decideTaskRow(reference, at: occurred.instant, &row, &dedup) else { return }
+                guard let task = decideTaskRow(reference, at: occurred.instant, &row, &dedup, prepared) else {
+                    return
+                }
                 if options.retainRows {
                     drop.events.append(
                         StatusEvent(
@@ -57,23 +60,27 @@ extension DropIngestor {
     /// as an earlier row (duplicate, the first in file order is kept) →
     /// accepted. Returns the task index when accepted.
     private func decideTaskRow(
-        _ reference: TaskRowReference, at instant: Instant, _ row: inout CSVRow, _ dedup: inout TaskRowDeduplicator
+        _ reference: TaskRowReference, at instant: Instant, _ row: inout CSVRow, _ dedup: inout TaskRowDeduplicator,
+        _ prepared: TaskRowFields?
     ) -> Int? {
-        guard let decision = resolveTask(reference.taskID, reference.relationshipID, &row) else { return nil }
+        guard let decision = resolveTask(reference.taskID, reference.relationshipID, &row, prepared) else {
+            return nil
+        }
         guard let task = decision, !isAfterAsOf(instant) else {
             row.fate = .ignored
             return nil
         }
         // Keys are kept as 64-bit fingerprints (as health samples are): one
         // probe of a flat table each, 8 bytes per accepted row.
-        let idKey = TaskRowDeduplicator.idKey(reference.id)
+        let idKey = prepared?.idKey ?? TaskRowDeduplicator.idKey(reference.id)
         if dedup.ids.contains(idKey) {
             row.fate = .duplicate
             return nil
         }
         var retry: UInt64?
         if let operation = row.slice(4) {
-            let key = TaskRowDeduplicator.retryKey(reference.relationshipID, row.slice(3), operation)
+            let key =
+                prepared?.retryKey ?? TaskRowDeduplicator.retryKey(reference.relationshipID, row.slice(3), operation)
             if dedup.retries.contains(key) {
                 row.fate = .duplicate
                 return nil
@@ -88,20 +95,19 @@ extension DropIngestor {
 
     /// Starts loading the table slots a row's decision will probe (a few
     /// rows ahead of it): its task id, its own id and its retry key.
-    private func prefetchTaskRow(_ row: CSVPeek, _ dedup: TaskRowDeduplicator) {
-        if let taskID = row.slice(1) { taskIDs.prefetch(taskID) }
-        if let id = row.slice(0) { dedup.ids.prefetch(TaskRowDeduplicator.idKey(id)) }
-        if let operation = row.slice(4) {
-            dedup.retries.prefetch(TaskRowDeduplicator.retryKey(row.slice(2), row.slice(3), operation))
-        }
+    private func prefetch(_ row: TaskRowFields, _ dedup: TaskRowDeduplicator) {
+        if let taskHash = row.taskHash { taskIDs.prefetch(hash: taskHash) }
+        if let idKey = row.idKey { dedup.ids.prefetch(idKey) }
+        if let retryKey = row.retryKey { dedup.retries.prefetch(retryKey) }
     }
 
     /// Looks up the task a row refers to: nil when the row is rejected
     /// (unknown task, relationship mismatch); `.some(nil)` when the task is ignored.
-    private func resolveTask(_ taskID: ArraySlice<UInt8>, _ relationshipID: ArraySlice<UInt8>, _ row: inout CSVRow)
-        -> Int??
-    {
-        let reference = taskIDs.find(taskID).map { taskOfID[Int($0)] } ?? .none
+    private func resolveTask(
+        _ taskID: ArraySlice<UInt8>, _ relationshipID: ArraySlice<UInt8>, _ row: inout CSVRow,
+        _ prepared: TaskRowFields?
+    ) -> Int?? {
+        let reference = taskIDs.find(taskID, hash: prepared?.taskHash).map { taskOfID[Int($0)] } ?? .none
         let owner: Int
         switch reference {
         case .none:
@@ -110,7 +116,7 @@ extension DropIngestor {
         case .accepted(_, let relationship): owner = relationship
         case .ignored(let relationship): owner = relationship
         }
-        guard relationship(relationshipID) == owner else {
+        guard (prepared?.relationship ?? relationship(relationshipID)) == owner else {
             row.fail("relationship_mismatch")
             return nil
         }
@@ -125,16 +131,19 @@ extension DropIngestor {
         ])
         var dedup = TaskRowDeduplicator()
         dedup.reserve(expectedRows(layout.valueEntries, bytesPerRow: 240))
-        let ahead = { self.prefetchTaskRow($0, dedup) }
+        let prepare = TaskRowFields.preparing(relationshipLookup, numberColumn: 5)
+        let ahead = { self.prefetch($0, dedup) }
         for file in layout.valueEntries {
-            try readCSV(file, kind: "value_entries", columns: spec, ahead: ahead) {
-                row, account in
+            try readCSV(file, kind: "value_entries", columns: spec, prepare: prepare, ahead: ahead) {
+                row, account, prepared in
                 let reference = taskReference(&row)
-                _ = row.number(5)
-                let recorded = row.instant(6)
+                if prepared?.numberValid != true { _ = row.number(5) }
+                let recorded = prepared?.instant ?? row.instant(6)
                 let status = row.choice(7, .valueEntryStatus) ?? "ACCEPTED"
                 guard row.rejectReason == nil, let reference, let recorded else { return }
-                guard let task = decideTaskRow(reference, at: recorded.instant, &row, &dedup) else { return }
+                guard let task = decideTaskRow(reference, at: recorded.instant, &row, &dedup, prepared) else {
+                    return
+                }
                 if options.retainRows {
                     drop.valueEntries.append(
                         ValueEntry(
@@ -174,5 +183,43 @@ struct TaskRowDeduplicator {
     mutating func reserve(_ rows: Int) {
         ids.reserve(rows)
         retries.reserve(rows)
+    }
+}
+
+/// What an event or value entry row's decision needs that no state is
+/// needed for, taken on the file's parsing thread (see `CSVSource.read`):
+/// the ids' hashes and keys, the relationship, the parsed instant and status.
+/// A nil field means "not taken": the reading thread works it out itself
+/// (which is also how a bad field gets its reject reason, in column order).
+struct TaskRowFields: Sendable {
+    var taskHash: UInt64?
+    var relationship: Int?
+    var idKey: UInt64?
+    var retryKey: UInt64?
+    var status: TaskStatus?
+    var instant: ParsedInstant?
+    var numberValid = false
+
+    /// Columns 0–2 and 3–4 as `readStatusEvents`/`readValueEntries` list
+    /// them; column 6 is the instant; `statusColumn` or `numberColumn` is
+    /// the kind's own value.
+    static func preparing(
+        _ relationships: RelationshipLookup, statusColumn: Int? = nil, numberColumn: Int? = nil
+    ) -> @Sendable (CSVPeek) -> TaskRowFields {
+        { row in
+            var fields = TaskRowFields()
+            fields.taskHash = row.slice(1).map(ByteKeyTable.hash)
+            fields.relationship = relationships.relationship(row.slice(2))
+            fields.idKey = row.slice(0).map(TaskRowDeduplicator.idKey)
+            if let operation = row.slice(4) {
+                fields.retryKey = TaskRowDeduplicator.retryKey(row.slice(2), row.slice(3), operation)
+            }
+            fields.instant = row.slice(6).flatMap { InstantParser.parse($0, $0.startIndex, $0.endIndex) }
+            if let statusColumn { fields.status = row.slice(statusColumn).flatMap(TaskStatus.named) }
+            if let numberColumn, let value = row.slice(numberColumn) {
+                fields.numberValid = parseDouble(value, value.startIndex, value.endIndex) != nil
+            }
+            return fields
+        }
     }
 }

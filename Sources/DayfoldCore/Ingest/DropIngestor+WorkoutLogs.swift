@@ -40,7 +40,7 @@ extension DropIngestor {
                     return
                 }
                 let sourceKey = ArraySlice(Array("workout_log:\(assignment):\(programDay)".utf8))
-                let key = keys.intern(idempotencyKey(relationship, date, workout, sourceKey)).index
+                let key = keys.intern(DropIngestor.idempotencyKey(relationship, date, workout, sourceKey)).index
                 candidates.append(
                     LogCandidate(
                         idKey: taskIDKey(id), relationship: relationship, date: date, status: status,

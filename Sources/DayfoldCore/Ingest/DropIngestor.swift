@@ -35,6 +35,12 @@ public final class DropIngestor {
         return relationshipOfKey[Int(key)]
     }
 
+    /// The relationship ids, for looking them up off the reading thread
+    /// (the table is complete once the subjects are read).
+    var relationshipLookup: RelationshipLookup {
+        RelationshipLookup(table: relationshipTable, relationshipOfKey: relationshipOfKey)
+    }
+
     /// Interned health strings and the exact-duplicate fingerprints.
     let health = HealthIngestState()
 
@@ -181,15 +187,26 @@ public final class DropIngestor {
     /// Reads a CSV file with deferred fates: `body` returns a candidate or nil
     /// (rejected); the caller counts the candidates' fates later.
     func readCSV(
-        _ file: DropLayout.File, kind: String, columns: [CSVSource.Column], ahead: ((CSVPeek) -> Void)? = nil,
-        _ body: (inout CSVRow, Int) throws -> Void
+        _ file: DropLayout.File, kind: String, columns: [CSVSource.Column], _ body: (inout CSVRow, Int) throws -> Void
+    ) throws {
+        try readCSV(file, kind: kind, columns: columns, prepare: nil as (@Sendable (CSVPeek) -> Bool)?) {
+            row, account, _ in try body(&row, account)
+        }
+    }
+
+    /// Reads a file with per-row work done on its parsing thread (see `CSVSource.read`).
+    func readCSV<Prepared: Sendable>(
+        _ file: DropLayout.File, kind: String, columns: [CSVSource.Column],
+        prepare: (@Sendable (CSVPeek) -> Prepared)?, ahead: ((Prepared) -> Void)? = nil,
+        _ body: (inout CSVRow, Int, Prepared?) throws -> Void
     ) throws {
         let account = openAccount(file, kind: kind)
         var fileAccount = drop.accounts[account]
         var rejects: [RejectedRecord] = []
-        try source(file, kind: kind).read(columns: columns, account: &fileAccount, rejects: &rejects, ahead: ahead) {
-            row in
-            try body(&row, account)
+        try source(file, kind: kind).read(
+            columns: columns, account: &fileAccount, rejects: &rejects, prepare: prepare, ahead: ahead
+        ) { row, prepared in
+            try body(&row, account, prepared)
         }
         drop.accounts[account].rowsRead = fileAccount.rowsRead
         drop.accounts[account].rejected += fileAccount.rejected
@@ -219,4 +236,15 @@ public final class DropIngestor {
 
 func columns(_ spec: [(String, Bool)]) -> [CSVSource.Column] {
     spec.map { CSVSource.Column(name: $0.0, required: $0.1) }
+}
+
+/// Relationship ids to their index in `IngestedDrop.relationships`.
+struct RelationshipLookup: Sendable {
+    let table: ByteKeyTable
+    let relationshipOfKey: [Int]
+
+    func relationship(_ id: ArraySlice<UInt8>?) -> Int? {
+        guard let id, let key = table.find(id) else { return nil }
+        return relationshipOfKey[Int(key)]
+    }
 }

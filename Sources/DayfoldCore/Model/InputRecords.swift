@@ -10,6 +10,12 @@ public enum TaskStatus: String, Sendable, CaseIterable {
 
     /// The names as bytes, for matching a CSV field without a String.
     static let utf8Names: [(bytes: [UInt8], status: TaskStatus)] = allCases.map { (Array($0.rawValue.utf8), $0) }
+
+    /// The status named exactly by `bytes`, or nil.
+    static func named(_ bytes: ArraySlice<UInt8>) -> TaskStatus? {
+        for (name, status) in utf8Names where bytes.elementsEqual(name) { return status }
+        return nil
+    }
 }
 
 public struct Relationship: Sendable {

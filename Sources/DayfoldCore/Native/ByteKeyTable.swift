@@ -76,14 +76,15 @@ struct ByteKeyTable {
         }
     }
 
-    /// The index of `bytes`, or nil when it was never interned.
-    func find(_ bytes: ArraySlice<UInt8>) -> Int32? {
-        probe(bytes, ByteKeyTable.hash(bytes)).found
+    /// The index of `bytes`, or nil when it was never interned. `hash`, when
+    /// given, is `ByteKeyTable.hash(bytes)` taken earlier (on another thread).
+    func find(_ bytes: ArraySlice<UInt8>, hash: UInt64? = nil) -> Int32? {
+        probe(bytes, hash ?? ByteKeyTable.hash(bytes)).found
     }
 
     /// The index of `bytes`, adding it when new; `isNew` says which.
-    mutating func intern(_ bytes: ArraySlice<UInt8>) -> (index: Int32, isNew: Bool) {
-        let hash = ByteKeyTable.hash(bytes)
+    mutating func intern(_ bytes: ArraySlice<UInt8>, hash known: UInt64? = nil) -> (index: Int32, isNew: Bool) {
+        let hash = known ?? ByteKeyTable.hash(bytes)
         let (slot, found) = probe(bytes, hash)
         if let found { return (found, false) }
         let index = hashes.count

@@ -15,6 +15,9 @@ final class CSVRecordBatch: @unchecked Sendable {
     let rawEnds: [Int]
 
     var count: Int { recordEnds.count }
+    /// Per-record values a reader's `prepareBatch` computed on the parsing
+    /// thread (set before the batch is handed over, read-only after).
+    var prepared: (any Sendable)?
 
     /// Seals a tokenizer's tables over `input` (the bytes the offsets point
     /// into, taken over without a copy): extras are appended after the input
@@ -66,7 +69,8 @@ final class CSVRecordBatch: @unchecked Sendable {
     func load(_ index: Int, into record: CSVRecord) {
         let fieldStart = index == 0 ? 0 : recordEnds[index - 1]
         record.load(
-            self, fields: fieldStart..<recordEnds[index], line: lines[index], raw: rawStarts[index]..<rawEnds[index])
+            self, index: index, fields: fieldStart..<recordEnds[index], line: lines[index],
+            raw: rawStarts[index]..<rawEnds[index])
     }
 }
 

@@ -22,8 +22,8 @@ extension FingerprintMap {
 }
 
 extension ByteKeyTable {
-    /// Starts loading the slot where `bytes`' probe begins.
-    func prefetch(_ bytes: ArraySlice<UInt8>) { prefetchSlot(slots, ByteKeyTable.hash(bytes)) }
+    /// Starts loading the slot where the probe of a key with this hash begins.
+    func prefetch(hash: UInt64) { prefetchSlot(slots, hash) }
 }
 
 /// Slot tables are powers of two indexed by the hash's low bits.

@@ -49,6 +49,12 @@ struct CSVSource {
             reader.prepareBatch = CSVSource.preparing(columns, prepare)
         }
         var header: HeaderMapping?
+        // The header's facts each row needs, outside the mapping: reading
+        // them from it copied its arrays (a retain each) for every row.
+        var fieldCount = 0
+        var fromSpill = false
+        var missingRequired: String?
+        var indexes: [Int] = []
         // The prepared values of the batch being read (cast once per batch).
         var preparedBatch: CSVRecordBatch?
         var prepared: [Prepared?] = []
@@ -66,16 +72,20 @@ struct CSVSource {
         }
         do {
             try reader.forEachRecord(ahead: peek) { record in
-                guard let mapping = header else {
+                if header == nil {
                     let names = (0..<record.fieldCount).map { record.string($0) ?? "" }
                     let mapping = HeaderMapping(names: names, columns: columns)
                     header = mapping
+                    fieldCount = mapping.names.count
+                    fromSpill = mapping.fromSpill
+                    missingRequired = mapping.missingRequired
+                    indexes = mapping.indexes
                     let known = Set(columns.map(\.name))
                     account.unknownColumns = mapping.names.filter { !known.contains($0) && !$0.isEmpty }
                     return
                 }
                 account.rowsRead += 1
-                if mapping.fromSpill { record.adoptSpillOrigin() }
+                if fromSpill { record.adoptSpillOrigin() }
                 func reject(_ reason: String) {
                     account.rejected += 1
                     rejects.append(
@@ -83,15 +93,15 @@ struct CSVSource {
                             file: relativePath, line: record.line, kind: kind, reason: reason,
                             raw: keepRaw ? record.raw : ""))
                 }
-                if let missingRequired = mapping.missingRequired {
+                if let missingRequired {
                     reject("missing_column:\(missingRequired)")
                     return
                 }
-                if record.fieldCount != mapping.names.count {
+                if record.fieldCount != fieldCount {
                     reject("bad_row:field_count")
                     return
                 }
-                var row = CSVRow(record: record, columns: columns, indexes: mapping.indexes)
+                var row = CSVRow(record: record, columns: columns, indexes: indexes)
                 try body(&row, record.batch.flatMap { preparedValue($0, record.index) })
                 if let reason = row.rejectReason {
                     reject(reason)
@@ -141,20 +151,27 @@ struct CSVSource {
         return { batch in
             var values: [Prepared?] = []
             values.reserveCapacity(batch.count)
-            for record in 0..<batch.count {
-                guard let mapping = state.header else {
-                    let names = (0..<batch.fieldCount(record)).map { field in
-                        batch.fieldRange(record, field).map { String(decoding: batch.bytes[$0], as: UTF8.self) } ?? ""
-                    }
-                    state.header = HeaderMapping(names: names, columns: columns)
+            var first = 0
+            if state.header == nil, batch.count > 0 {
+                let names = (0..<batch.fieldCount(0)).map { field in
+                    batch.fieldRange(0, field).map { String(decoding: batch.bytes[$0], as: UTF8.self) } ?? ""
+                }
+                state.header = HeaderMapping(names: names, columns: columns)
+                values.append(nil)
+                first = 1
+            }
+            guard let mapping = state.header, mapping.missingRequired == nil else {
+                batch.prepared = values
+                return
+            }
+            let fieldCount = mapping.names.count
+            let indexes = mapping.indexes
+            for record in first..<batch.count {
+                guard batch.fieldCount(record) == fieldCount else {
                     values.append(nil)
                     continue
                 }
-                guard mapping.missingRequired == nil, batch.fieldCount(record) == mapping.names.count else {
-                    values.append(nil)
-                    continue
-                }
-                values.append(prepare(CSVPeek(batch: batch, record: record, indexes: mapping.indexes)))
+                values.append(prepare(CSVPeek(batch: batch, record: record, indexes: indexes)))
             }
             batch.prepared = values
         }

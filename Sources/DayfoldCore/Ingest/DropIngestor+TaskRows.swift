@@ -12,7 +12,7 @@ extension DropIngestor {
         // Skip reasons are a small vocabulary: one shared String each.
         var eventReasons = ByteInterner()
         let prepare = TaskRowFields.preparing(relationshipLookup, statusColumn: 5)
-        let ahead = { self.prefetch($0, dedup) }
+        let ahead = { self.prefetch($0, &dedup) }
         for file in layout.statusEvents {
             try readCSV(file, kind: "status_events", columns: spec, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
@@ -95,7 +95,7 @@ extension DropIngestor {
 
     /// Starts loading the table slots a row's decision will probe (a few
     /// rows ahead of it): its task id, its own id and its retry key.
-    private func prefetch(_ row: TaskRowFields, _ dedup: TaskRowDeduplicator) {
+    private func prefetch(_ row: TaskRowFields, _ dedup: inout TaskRowDeduplicator) {
         if let taskHash = row.taskHash { taskIDs.prefetch(hash: taskHash) }
         if let idKey = row.idKey { dedup.ids.prefetch(idKey) }
         if let retryKey = row.retryKey { dedup.retries.prefetch(retryKey) }
@@ -132,7 +132,7 @@ extension DropIngestor {
         var dedup = TaskRowDeduplicator()
         dedup.reserve(expectedRows(layout.valueEntries, bytesPerRow: 240))
         let prepare = TaskRowFields.preparing(relationshipLookup, numberColumn: 5)
-        let ahead = { self.prefetch($0, dedup) }
+        let ahead = { self.prefetch($0, &dedup) }
         for file in layout.valueEntries {
             try readCSV(file, kind: "value_entries", columns: spec, prepare: prepare, ahead: ahead) {
                 row, account, prepared in

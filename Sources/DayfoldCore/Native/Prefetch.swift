@@ -23,7 +23,10 @@ extension FingerprintMap {
 
 extension ByteKeyTable {
     /// Starts loading the slot where the probe of a key with this hash begins.
-    func prefetch(hash: UInt64) { prefetchSlot(slots, hash) }
+    /// `mutating` (it writes nothing) so that a table stored in a class is
+    /// reached in place: called as a plain method, the whole table was copied
+    /// out of its owner for each call, a retain and a release per array.
+    mutating func prefetch(hash: UInt64) { prefetchSlot(slots, hash) }
 }
 
 /// Slot tables are powers of two indexed by the hash's low bits.

@@ -62,8 +62,14 @@ extension DropIngestor {
             return schemaOfText[Int(key)]
         }
         let prepare = InstanceFields.preparing(relationshipLookup)
+        // A few rows ahead: start loading the slots the row's id and key will probe.
+        let ahead = { (row: InstanceFields) in
+            if let hash = row.idHash { self.taskIDs.prefetch(hash: hash) }
+            if let key = row.key { keys.prefetch(key) }
+        }
         for file in layout.instances {
-            try readCSV(file, kind: "instances", columns: spec, prepare: prepare) { row, account, prepared in
+            try readCSV(file, kind: "instances", columns: spec, prepare: prepare, ahead: ahead) {
+                row, account, prepared in
                 let id = row.slice(0)
                 if id == nil { row.fail("missing_column:id") }
                 let relationshipID = row.slice(1)

@@ -11,21 +11,23 @@ func prefetchElement<Element>(_ array: [Element], _ index: Int) {
     }
 }
 
+// The `prefetch` methods are `mutating` though they write nothing: a table
+// kept in a class or a closure's captured variable is then reached in place.
+// As plain methods, the whole table was copied out of its owner on each
+// call, a retain and a release per array, per row.
+
 extension FingerprintSet {
     /// Starts loading the slot where `value`'s probe begins.
-    func prefetch(_ value: UInt64) { prefetchSlot(slots, value) }
+    mutating func prefetch(_ value: UInt64) { prefetchSlot(slots, value) }
 }
 
 extension FingerprintMap {
     /// Starts loading the slot where `key`'s probe begins.
-    func prefetch(_ key: UInt64) { prefetchSlot(slots, key) }
+    mutating func prefetch(_ key: UInt64) { prefetchSlot(slots, key) }
 }
 
 extension ByteKeyTable {
     /// Starts loading the slot where the probe of a key with this hash begins.
-    /// `mutating` (it writes nothing) so that a table stored in a class is
-    /// reached in place: called as a plain method, the whole table was copied
-    /// out of its owner for each call, a retain and a release per array.
     mutating func prefetch(hash: UInt64) { prefetchSlot(slots, hash) }
 }
 

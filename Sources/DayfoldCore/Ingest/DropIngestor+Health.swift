@@ -107,6 +107,7 @@ extension DropIngestor {
             ("source_name", false), ("source_bundle_id", false), ("device", false),
         ])
         let required = ["user_id", "type", "value", "unit", "start"]
+        if options.retainRows { health.pending.reserveCapacity(roomForRows(layout.healthCSV, shortestRow: 120)) }
         for file in layout.healthCSV {
             var missingColumn: String?
             try readCSV(file, kind: "health", columns: spec) { row, account in

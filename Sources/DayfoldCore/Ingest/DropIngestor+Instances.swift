@@ -47,6 +47,9 @@ extension DropIngestor {
         let expected = expectedRows(layout.instances, bytesPerRow: 500)
         taskIDs.reserve(expected)
         keys.reserve(expected)
+        let room = roomForRows(layout.instances, shortestRow: 200)
+        candidates.reserveCapacity(room)
+        drop.taskIDs.reserve(count: room, bytes: room * 40)
         var kinds = ByteInterner()
         var zoneNames = ByteKeyTable()
         var zoneOfName: [ZoneID?] = []

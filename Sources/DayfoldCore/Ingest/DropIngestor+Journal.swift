@@ -18,6 +18,7 @@ extension DropIngestor {
 
     func readJournal() throws {
         var candidates: [JournalCandidate] = []
+        candidates.reserveCapacity(roomForRows(layout.journal, shortestRow: 100))
         var journalUsers = ByteInterner()
         var entryIDs = ByteKeyTable()
         for file in layout.journal {

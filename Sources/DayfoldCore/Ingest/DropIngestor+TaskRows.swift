@@ -9,6 +9,11 @@ extension DropIngestor {
         ])
         var dedup = TaskRowDeduplicator()
         dedup.reserve(expectedRows(layout.statusEvents, bytesPerRow: 300))
+        if options.retainRows {
+            let room = roomForRows(layout.statusEvents, shortestRow: 150)
+            drop.events.reserveCapacity(room)
+            drop.eventIDs.reserve(count: room, bytes: room * 40)
+        }
         // Skip reasons are a small vocabulary: one shared String each.
         var eventReasons = ByteInterner()
         let prepare = TaskRowFields.preparing(relationshipLookup, statusColumn: 5)
@@ -131,6 +136,7 @@ extension DropIngestor {
         ])
         var dedup = TaskRowDeduplicator()
         dedup.reserve(expectedRows(layout.valueEntries, bytesPerRow: 240))
+        if options.retainRows { drop.valueEntries.reserveCapacity(roomForRows(layout.valueEntries, shortestRow: 120)) }
         let prepare = TaskRowFields.preparing(relationshipLookup, numberColumn: 5)
         let ahead = { self.prefetch($0, &dedup) }
         for file in layout.valueEntries {

@@ -229,8 +229,26 @@ public final class DropIngestor {
     /// some memory, never a different result). Callers pass about 1.25× the
     /// typical row length, so the guess is low rather than high: a table
     /// sized a power of two too large misses the cache on every probe.
+    /// A `.zst` file (a partition's spill) counts 4× its size, about what
+    /// zstd −3 makes of these files.
     func expectedRows(_ files: [DropLayout.File], bytesPerRow: Int) -> Int {
-        Int(files.reduce(Int64(0)) { $0 + layout.size(of: $1.relativePath) }) / bytesPerRow
+        Int(csvBytes(files, zstdRatio: 4)) / bytesPerRow
+    }
+
+    private func csvBytes(_ files: [DropLayout.File], zstdRatio: Int64) -> Int64 {
+        files.reduce(Int64(0)) {
+            let size = layout.size(of: $1.relativePath)
+            return $0 + ($1.relativePath.hasSuffix(".zst") ? size * zstdRatio : size)
+        }
+    }
+
+    /// Room for the rows `files` may hold, for arrays that rows are only
+    /// appended to: a high guess (from a short row length). Capacity that is
+    /// never written costs no memory (its pages are never touched), while
+    /// outgrowing it copies the array to a new one, whose pages the kernel
+    /// must then fault in and zero. (`.zst` files count 6× their size.)
+    func roomForRows(_ files: [DropLayout.File], shortestRow: Int) -> Int {
+        Int(csvBytes(files, zstdRatio: 6)) / shortestRow
     }
 }
 

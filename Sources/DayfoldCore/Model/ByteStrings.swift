@@ -9,6 +9,12 @@ public struct ByteStrings: Sendable {
 
     public var count: Int { ends.count }
 
+    /// Room for `count` strings of `bytes` bytes in all (see `DropIngestor.roomForRows`).
+    mutating func reserve(count: Int, bytes: Int) {
+        ends.reserveCapacity(count)
+        self.bytes.reserveCapacity(bytes)
+    }
+
     /// Adds a string; returns its index.
     mutating func append(_ value: some Collection<UInt8>) -> Int32 {
         bytes.append(contentsOf: value)

@@ -63,6 +63,8 @@ struct ByteKeyTable {
         guard size > slots.count else { return }
         hashes.reserveCapacity(keys)
         offsets.reserveCapacity(keys + 1)
+        // Keys of up to 64 bytes without regrowing the arena (untouched room costs no memory).
+        arena.reserveCapacity(keys * 64)
         rehash(size)
     }
 

@@ -6,9 +6,8 @@ import Foundation
 /// parsing thread hands to the reading thread, so neither waits on the other per row.
 final class CSVRecordBatch: @unchecked Sendable {
     let bytes: [UInt8]
-    let starts: [Int]
-    let ends: [Int]
-    /// Per record: one past its last field in `starts`/`ends`.
+    let fields: FieldOffsets
+    /// Per record: one past its last field in `fields`.
     let recordEnds: [Int]
     let lines: [Int]
     let rawStarts: [Int]
@@ -26,29 +25,23 @@ final class CSVRecordBatch: @unchecked Sendable {
     init(input: inout [UInt8], tables: inout CSVTokenizer.Tables) {
         var bytes: [UInt8] = []
         swap(&bytes, &input)
-        var starts: [Int] = []
-        var ends: [Int] = []
+        let fields = tables.fields
+        tables.fields = FieldOffsets()
         var rawStarts: [Int] = []
         var rawEnds: [Int] = []
-        swap(&starts, &tables.starts)
-        swap(&ends, &tables.ends)
         swap(&rawStarts, &tables.rawStarts)
         swap(&rawEnds, &tables.rawEnds)
         if !tables.extras.isEmpty {
             let base = bytes.count
             bytes.append(contentsOf: tables.extras)
-            for field in tables.fixFields {
-                starts[field] += base
-                ends[field] += base
-            }
+            for field in tables.fixFields { fields.shift(field, by: base) }
             for record in tables.fixRaw {
                 rawStarts[record] += base
                 rawEnds[record] += base
             }
         }
         self.bytes = bytes
-        self.starts = starts
-        self.ends = ends
+        self.fields = fields
         self.recordEnds = tables.recordEnds
         self.lines = tables.lines
         self.rawStarts = rawStarts
@@ -59,7 +52,7 @@ final class CSVRecordBatch: @unchecked Sendable {
     func fieldRange(_ record: Int, _ field: Int) -> Range<Int>? {
         let first = record == 0 ? 0 : recordEnds[record - 1]
         guard field >= 0, first + field < recordEnds[record] else { return nil }
-        return starts[first + field]..<ends[first + field]
+        return fields.start(first + field)..<fields.end(first + field)
     }
 
     /// The number of fields of record `record`.

@@ -18,9 +18,8 @@ public final class CSVRecord {
     public internal(set) var line = 0
     /// The buffer the field ranges point into.
     private(set) var bytes: [UInt8] = []
-    private var starts: [Int] = []
-    private var ends: [Int] = []
-    /// This record's first field in `starts`/`ends`.
+    private var fields = FieldOffsets(capacity: 16)
+    /// This record's first field in `fields`.
     private var firstField = 0
     public private(set) var fieldCount = 0
     /// The batch whose tables are loaded (nil for a record built by hand).
@@ -32,8 +31,8 @@ public final class CSVRecord {
     var rawRange: Range<Int> = 0..<0
 
     /// Where field `index` starts and ends in `bytes`.
-    @inline(__always) func start(_ index: Int) -> Int { starts[firstField + index] }
-    @inline(__always) func end(_ index: Int) -> Int { ends[firstField + index] }
+    @inline(__always) func start(_ index: Int) -> Int { fields.start(firstField + index) }
+    @inline(__always) func end(_ index: Int) -> Int { fields.end(firstField + index) }
 
     /// Points this record at record `index` of `batch`; the batch's buffer
     /// and tables are taken only when the batch changes.
@@ -41,8 +40,7 @@ public final class CSVRecord {
         if self.batch !== batch {
             self.batch = batch
             bytes = batch.bytes
-            starts = batch.starts
-            ends = batch.ends
+            self.fields = batch.fields
             rawSource = batch.bytes
         }
         self.index = index
@@ -57,14 +55,13 @@ public final class CSVRecord {
         if batch != nil || firstField != 0 {
             batch = nil
             bytes = []
-            starts = []
-            ends = []
+            fields = FieldOffsets(capacity: 16)
             firstField = 0
             fieldCount = 0
         }
-        starts.append(bytes.count)
+        let start = bytes.count
         bytes.append(contentsOf: value)
-        ends.append(bytes.count)
+        fields.append(start, bytes.count)
         fieldCount += 1
     }
 
@@ -208,7 +205,7 @@ public final class CSVRecordReader {
                 var input = Array(buffer[consumed...])
                 buffer.removeSubrange(consumed...)
                 swap(&input, &buffer)
-                let fields = tables.starts.count
+                let fields = tables.fields.count
                 let records = tables.count
                 let batch = CSVRecordBatch(input: &input, tables: &tables)
                 // The next batch's tables start at this one's size: growing

@@ -21,8 +21,7 @@ struct CSVTokenizer {
     /// except for the fields and raw texts listed in `fixFields`/`fixRaw`,
     /// whose offsets are into `extras` until the batch is sealed.
     struct Tables {
-        var starts: [Int] = []
-        var ends: [Int] = []
+        var fields = FieldOffsets()
         var recordEnds: [Int] = []
         var lines: [Int] = []
         var rawStarts: [Int] = []
@@ -36,8 +35,7 @@ struct CSVTokenizer {
         init() {}
 
         init(reservingFields fields: Int, records: Int) {
-            starts.reserveCapacity(fields)
-            ends.reserveCapacity(fields)
+            self.fields = FieldOffsets(capacity: fields)
             recordEnds.reserveCapacity(records)
             lines.reserveCapacity(records)
             rawStarts.reserveCapacity(records)
@@ -186,7 +184,7 @@ struct CSVTokenizer {
         let recordStart = position
         let recordLine = line
         var lineStart = position
-        let fieldMark = tables.starts.count
+        let fieldMark = tables.fields.count
         let extrasMark = tables.extras.count
         let fixMark = tables.fixFields.count
         var rawEnd = 0
@@ -194,8 +192,7 @@ struct CSVTokenizer {
         var crInsideLines = false
 
         func rollBack() {
-            tables.starts.removeSubrange(fieldMark...)
-            tables.ends.removeSubrange(fieldMark...)
+            tables.fields.truncate(to: fieldMark)
             tables.extras.removeSubrange(extrasMark...)
             tables.fixFields.removeSubrange(fixMark...)
             line = entryLine
@@ -227,8 +224,7 @@ struct CSVTokenizer {
                             rollBack()
                             return .incomplete
                         }
-                        tables.starts.append(fieldStart)
-                        tables.ends.append(end)
+                        tables.fields.append(fieldStart, end)
                         rawEnd = end
                         next = end
                         break fields
@@ -242,8 +238,7 @@ struct CSVTokenizer {
                         i += length
                         continue
                     }
-                    tables.starts.append(fieldStart)
-                    tables.ends.append(i)
+                    tables.fields.append(fieldStart, i)
                     if byte == Self.comma {
                         fieldStart = i + 1
                         continue fields
@@ -345,7 +340,7 @@ struct CSVTokenizer {
                 i += following == Self.quote ? 2 : 1
             }
         }
-        tables.recordEnds.append(tables.starts.count)
+        tables.recordEnds.append(tables.fields.count)
         tables.lines.append(recordLine)
         if crInsideLines {
             // The raw text joins the record's lines with LF, as they are shown in rejects.
@@ -376,8 +371,7 @@ struct CSVTokenizer {
         _ p: UnsafeRawBufferPointer, _ start: Int, _ end: Int, _ escaped: Bool, _ tables: inout Tables
     ) {
         guard escaped else {
-            tables.starts.append(start)
-            tables.ends.append(end)
+            tables.fields.append(start, end)
             return
         }
         let base = tables.extras.count
@@ -387,8 +381,7 @@ struct CSVTokenizer {
             tables.extras.append(byte)
             i += byte == Self.quote && i + 1 < end && p[i + 1] == Self.quote ? 2 : 1
         }
-        tables.starts.append(base)
-        tables.ends.append(tables.extras.count)
-        tables.fixFields.append(tables.starts.count - 1)
+        tables.fields.append(base, tables.extras.count)
+        tables.fixFields.append(tables.fields.count - 1)
     }
 }

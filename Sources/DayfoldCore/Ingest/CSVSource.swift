@@ -25,10 +25,10 @@ struct CSVSource {
         ) { row, _ in try body(&row) }
     }
 
-    /// Reads every row, with `prepare` run on the parsing thread for each row
-    /// (whose field count is right) before `body` sees it: per-row work that
-    /// needs no state of the reader (parsing, hashing) is done there, beside
-    /// the reading thread instead of on it. `body` gets the prepared value (nil
+    /// Reads every row, with `prepare` run for each row (whose field count is
+    /// right) on a thread between the parser and the reader, before `body`
+    /// sees it: per-row work that needs no state of the reader (parsing,
+    /// hashing) is done there, beside the reading thread instead of on it. `body` gets the prepared value (nil
     /// only if there was none). `ahead` sees the prepared value of the row
     /// `CSVRecordReader.lookahead` rows before `body` does, to start loading
     /// what the row will look up in large tables.
@@ -141,7 +141,7 @@ struct CSVSource {
         }
     }
 
-    /// The parsing thread's side of `prepare`: it reads the header from the
+    /// The preparing thread's side of `prepare`: it reads the header from the
     /// first batch itself, then prepares each row the reader will hand to
     /// its body, and leaves the values in the batch.
     private static func preparing<Prepared: Sendable>(
@@ -177,7 +177,7 @@ struct CSVSource {
         }
     }
 
-    /// The header as the parsing thread saw it (only that thread touches it).
+    /// The header as the preparing thread saw it (only that thread touches it).
     private final class PreparingState: @unchecked Sendable {
         var header: HeaderMapping?
     }

@@ -184,7 +184,7 @@ extension DropIngestor {
 }
 
 /// What an instance row's reading needs that no state is needed for, taken
-/// on the file's parsing thread (see `CSVSource.read`). A nil field (or
+/// on the file's preparing thread (see `CSVSource.read`). A nil field (or
 /// `instantsValid` false) means "not taken": the reading thread works it out
 /// itself, which is also how a bad field gets its reject reason in column order.
 struct InstanceFields: Sendable {

@@ -193,7 +193,7 @@ struct TaskRowDeduplicator {
 }
 
 /// What an event or value entry row's decision needs that no state is
-/// needed for, taken on the file's parsing thread (see `CSVSource.read`):
+/// needed for, taken on the file's preparing thread (see `CSVSource.read`):
 /// the ids' hashes and keys, the relationship, the parsed instant and status.
 /// A nil field means "not taken": the reading thread works it out itself
 /// (which is also how a bad field gets its reject reason, in column order).

@@ -194,7 +194,7 @@ public final class DropIngestor {
         }
     }
 
-    /// Reads a file with per-row work done on its parsing thread (see `CSVSource.read`).
+    /// Reads a file with per-row work done on a preparing thread (see `CSVSource.read`).
     func readCSV<Prepared: Sendable>(
         _ file: DropLayout.File, kind: String, columns: [CSVSource.Column],
         prepare: (@Sendable (CSVPeek) -> Prepared)?, ahead: ((Prepared) -> Void)? = nil,

@@ -14,7 +14,7 @@ final class CSVRecordBatch: @unchecked Sendable {
     let rawEnds: [Int]
 
     var count: Int { recordEnds.count }
-    /// Per-record values a reader's `prepareBatch` computed on the parsing
+    /// Per-record values a reader's `prepareBatch` computed on the preparing
     /// thread (set before the batch is handed over, read-only after).
     var prepared: (any Sendable)?
 

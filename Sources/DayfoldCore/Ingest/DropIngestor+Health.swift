@@ -68,14 +68,20 @@ extension DropIngestor {
     }
 
     /// Folds the accepted samples into per-user, per-day aggregates in the
-    /// order they were accepted; call once the users' zones are known.
-    func aggregateHealth() {
+    /// order they were accepted; call once the users' zones are known. With
+    /// `onlyUsers`, only those users' samples are folded (their zones are
+    /// known sooner); the others' stay pending for a later call. A user's
+    /// samples are always folded together, in order, so the split changes nothing.
+    func aggregateHealth(onlyUsers include: ((String) -> Bool)? = nil) {
         // Samples grouped by user (stably), so each user's day table is
         // looked up once, not once per sample.
         var byUser = [[Int]](repeating: [], count: health.users.strings.count)
         for (position, sample) in health.pending.enumerated() { byUser[Int(sample.user)].append(position) }
+        var folded = [Bool](repeating: false, count: byUser.count)
         for (user, positions) in byUser.enumerated() where !positions.isEmpty {
             let userID = health.users.strings[user]
+            if let include, !include(userID) { continue }
+            folded[user] = true
             var days = drop.healthDays[userID] ?? [:]
             let zone = drop.userZones.resolver(userID)
             for position in positions {
@@ -87,7 +93,7 @@ extension DropIngestor {
             }
             drop.healthDays[userID] = days
         }
-        health.pending = []
+        health.pending = include == nil ? [] : health.pending.filter { !folded[Int($0.user)] }
     }
 
     private func isSelfSource(_ index: Int32) -> Bool {

@@ -49,7 +49,6 @@ extension DropIngestor {
         keys.reserve(expected)
         let room = roomForRows(layout.instances, shortestRow: 200)
         candidates.reserveCapacity(room)
-        drop.taskIDs.reserve(count: room, bytes: room * 40)
         var kinds = ByteInterner()
         var zoneNames = ByteKeyTable()
         var zoneOfName: [ZoneID?] = []
@@ -147,7 +146,7 @@ extension DropIngestor {
             taskOfID[Int(candidate.idKey)] = .accepted(drop.tasks.count, relationship: candidate.relationship)
             drop.tasks.append(
                 DailyTask(
-                    id: drop.taskIDs.append(taskIDs.key(candidate.idKey)),
+                    id: candidate.idKey,
                     relationship: candidate.relationship,
                     localDate: candidate.date, zone: candidate.zone, kind: kindOf[Int(candidate.kind)],
                     status: candidate.status, valueTask: candidate.schema.valueCapture,

@@ -82,7 +82,7 @@ extension DropIngestor {
             let id = taskIDs.key(candidate.idKey)
             drop.tasks.append(
                 DailyTask(
-                    id: drop.taskIDs.append(id), relationship: candidate.relationship,
+                    id: candidate.idKey, relationship: candidate.relationship,
                     localDate: candidate.date, zone: zone, kind: workoutKind,
                     status: candidate.status, valueTask: false, informational: false, fromLog: true, order: taskPosition
                 ))

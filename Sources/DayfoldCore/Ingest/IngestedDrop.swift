@@ -11,7 +11,8 @@ public struct IngestedDrop: @unchecked Sendable {
     public var goals: [Goal] = []
     public var preferences: [String: String] = [:]
     public var tasks: [DailyTask] = []
-    /// The ids of `tasks`.
+    /// Task ids (`DailyTask.id` indexes them); it may hold ids of rows that
+    /// were not accepted too.
     public var taskIDs = ByteStrings()
     /// The distinct task kinds (`DailyTask.kind` indexes them).
     public var taskKinds: [String] = []

@@ -3,28 +3,35 @@
 /// the same instant) cost no String and no allocation per row.
 public struct ByteStrings: Sendable {
     private var bytes: [UInt8] = []
-    private var ends: [Int] = []
+    /// Where each string starts, and after the last one where the bytes end
+    /// (so string `i` is `offsets[i]..<offsets[i + 1]`).
+    private var offsets: [Int] = [0]
 
     public init() {}
 
-    public var count: Int { ends.count }
+    /// Strings already laid out this way (an intern table's keys, taken whole).
+    init(bytes: [UInt8], offsets: [Int]) {
+        precondition(offsets.first == 0 && offsets.last == bytes.count, "offsets must span the bytes")
+        self.bytes = bytes
+        self.offsets = offsets
+    }
+
+    public var count: Int { offsets.count - 1 }
 
     /// Room for `count` strings of `bytes` bytes in all (see `DropIngestor.roomForRows`).
     mutating func reserve(count: Int, bytes: Int) {
-        ends.reserveCapacity(count)
+        offsets.reserveCapacity(count + 1)
         self.bytes.reserveCapacity(bytes)
     }
 
     /// Adds a string; returns its index.
     mutating func append(_ value: some Collection<UInt8>) -> Int32 {
         bytes.append(contentsOf: value)
-        ends.append(bytes.count)
-        return Int32(ends.count - 1)
+        offsets.append(bytes.count)
+        return Int32(offsets.count - 2)
     }
 
-    private func range(_ index: Int32) -> Range<Int> {
-        (index == 0 ? 0 : ends[Int(index) - 1])..<ends[Int(index)]
-    }
+    private func range(_ index: Int32) -> Range<Int> { offsets[Int(index)]..<offsets[Int(index) + 1] }
 
     /// The string's bytes.
     public subscript(index: Int32) -> ArraySlice<UInt8> { bytes[range(index)] }

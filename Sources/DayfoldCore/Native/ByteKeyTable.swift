@@ -22,6 +22,9 @@ struct ByteKeyTable {
         return fingerprint.value
     }
 
+    /// Every key, by index, as one `ByteStrings` (sharing the table's storage).
+    var keys: ByteStrings { ByteStrings(bytes: arena, offsets: offsets) }
+
     /// The key's bytes.
     func key(_ index: Int32) -> ArraySlice<UInt8> { arena[offsets[Int(index)]..<offsets[Int(index) + 1]] }
 

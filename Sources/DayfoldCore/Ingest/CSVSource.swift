@@ -194,20 +194,6 @@ extension CSVSource {
     }
 }
 
-/// A row not read yet, seen ahead to start loading what its reading will
-/// look up: raw field bytes by column position in the kind's list.
-struct CSVPeek {
-    let batch: CSVRecordBatch
-    let record: Int
-    let indexes: [Int]
-
-    /// The field's bytes (nil for NULL or an absent column).
-    func slice(_ column: Int) -> ArraySlice<UInt8>? {
-        guard let range = batch.fieldRange(record, indexes[column]), !range.isEmpty else { return nil }
-        return batch.bytes[range]
-    }
-}
-
 /// Typed access to one row's fields by column position in the kind's list.
 /// The first problem found becomes the row's reject reason; later ones are not
 /// looked at, so a row is rejected for the first column that is wrong.
@@ -333,21 +319,4 @@ struct CSVRow {
         fail("unknown_status:\(columns[column].name)")
         return nil
     }
-}
-
-/// The values a `choice` column allows. Built once (a static), not per row.
-struct Choices: Sendable {
-    let allowed: Set<String>
-    let names: [(bytes: [UInt8], text: String)]
-
-    init(_ values: [String]) {
-        allowed = Set(values)
-        names = values.map { (Array($0.utf8), $0) }
-    }
-
-    static let valueEntryStatus = Choices(["ACCEPTED", "REJECTED"])
-    static let workoutLogStatus = Choices(["IN_PROGRESS", "COMPLETED", "SKIPPED"])
-    static let relationshipStatus = Choices(["ACTIVE", "PAUSED", "ENDED"])
-    static let goalProvenance = Choices(["CONFIRMED", "SUGGESTED"])
-    static let preferenceSource = Choices(["LOCAL_JOURNAL", "APPLE_HEALTH"])
 }

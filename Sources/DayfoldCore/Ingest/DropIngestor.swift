@@ -265,14 +265,3 @@ public final class DropIngestor {
 func columns(_ spec: [(String, Bool)]) -> [CSVSource.Column] {
     spec.map { CSVSource.Column(name: $0.0, required: $0.1) }
 }
-
-/// Relationship ids to their index in `IngestedDrop.relationships`.
-struct RelationshipLookup: Sendable {
-    let table: ByteKeyTable
-    let relationshipOfKey: [Int]
-
-    func relationship(_ id: ArraySlice<UInt8>?) -> Int? {
-        guard let id, let key = table.find(id) else { return nil }
-        return relationshipOfKey[Int(key)]
-    }
-}

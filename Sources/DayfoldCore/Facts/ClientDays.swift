@@ -53,9 +53,10 @@ public enum ClientDayBuilder {
         return users.sorted(by: bytesLess)
     }
 
-    public static func build(_ drop: IngestedDrop, asOf: ParsedInstant, owned: Set<String>? = nil) -> [ClientTable] {
-        let zones = drop.userZones
-        // One String lookup per entry: a user's slot holds its zone source and entries.
+    /// Journal entries by user, in journal order, each with its local day.
+    /// One String lookup per entry: a user's slot holds its zone source
+    /// (taken once) and its entries.
+    static func journalByUser(_ drop: IngestedDrop) -> [String: [(LocalDate, JournalEntry)]] {
         var slotOfUser: [String: Int] = [:]
         var resolvers: [UserZones.Resolver] = []
         var grouped: [[(LocalDate, JournalEntry)]] = []
@@ -64,13 +65,18 @@ public enum ClientDayBuilder {
                 slotOfUser[entry.userID]
                 ?? {
                     slotOfUser[entry.userID] = resolvers.count
-                    resolvers.append(zones.resolver(entry.userID))
+                    resolvers.append(drop.userZones.resolver(entry.userID))
                     grouped.append([])
                     return resolvers.count - 1
                 }()
             grouped[slot].append((resolvers[slot].localDate(entry.cookedAt), entry))
         }
-        let journalByUser = slotOfUser.mapValues { grouped[$0] }
+        return slotOfUser.mapValues { grouped[$0] }
+    }
+
+    public static func build(_ drop: IngestedDrop, asOf: ParsedInstant, owned: Set<String>? = nil) -> [ClientTable] {
+        let zones = drop.userZones
+        let journalByUser = journalByUser(drop)
         var tables: [ClientTable] = []
         for user in users(drop) where owned?.contains(user) ?? true {
             let today = zones.zones.localDate(zones.zone(user, at: asOf), asOf.instant)

@@ -96,6 +96,16 @@ extension DropIngestor {
         health.pending = include == nil ? [] : health.pending.filter { !folded[Int($0.user)] }
     }
 
+    /// Folds the samples of users with a time-zone history: they need no
+    /// instance to be placed, so this runs beside the instances, on a copy of
+    /// the zone catalog (the instance side may add zones to the shared one).
+    func aggregateHealthOfUsersWithHistory() {
+        let history = drop.timezoneRows
+        drop.userZones = UserZones(
+            zones: drop.zones.copy(), history: history, latestInstanceZone: [:], defaultZone: nil)
+        aggregateHealth { history[$0]?.isEmpty == false }
+    }
+
     private func isSelfSource(_ index: Int32) -> Bool {
         guard index >= 0 else { return false }
         let position = Int(index)

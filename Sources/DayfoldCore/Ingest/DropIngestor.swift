@@ -84,14 +84,7 @@ public final class DropIngestor {
                     debugRSS("ingest: journal read")
                     try health.side.readHealthCSV()
                     try health.side.readHealthXML()
-                    // A user with a time-zone history needs no instance to
-                    // place a sample: those samples get their days now, on a
-                    // copy of the zone catalog (the instance side may add zones).
-                    let history = health.side.drop.timezoneRows
-                    health.side.drop.userZones = UserZones(
-                        zones: health.side.drop.zones.copy(), history: history, latestInstanceZone: [:],
-                        defaultZone: nil)
-                    health.side.aggregateHealth { history[$0]?.isEmpty == false }
+                    health.side.aggregateHealthOfUsersWithHistory()
                     debugRSS("ingest: health decided")
                     return nil
                 } catch {

@@ -47,9 +47,6 @@ public struct IngestedDrop: @unchecked Sendable {
     /// The task's id as text.
     public func taskID(_ task: DailyTask) -> String { String(decoding: taskIDs[task.id], as: UTF8.self) }
 
-    /// The task's kind as text.
-    public func kind(_ task: DailyTask) -> String { taskKinds[Int(task.kind)] }
-
     public var rowsRead: Int { accounts.reduce(0) { $0 + $1.rowsRead } }
     public var rowsRejected: Int { accounts.reduce(0) { $0 + $1.rejected } }
 }

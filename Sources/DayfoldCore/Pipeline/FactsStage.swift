@@ -80,20 +80,6 @@ public enum FactsStage {
         for entry in drop.valueEntries where entry.accepted {
             add(drop.tasks[entry.task].relationship, entry.recordedAt, entry.offsetSeconds)
         }
-        var journalUsers: [String: Int] = [:]
-        var journalResolvers: [UserZones.Resolver] = []
-        var journalDays: [[Int32]] = []
-        for entry in drop.journal {
-            let user =
-                journalUsers[entry.userID]
-                ?? {
-                    journalUsers[entry.userID] = journalResolvers.count
-                    journalResolvers.append(zones.resolver(entry.userID))
-                    journalDays.append([])
-                    return journalResolvers.count - 1
-                }()
-            journalDays[user].append(journalResolvers[user].localDate(entry.cookedAt).days)
-        }
         func distinct(_ days: [Int32]) -> Set<LocalDate> {
             var set = Set<LocalDate>()
             var last: Int32?
@@ -104,7 +90,8 @@ public enum FactsStage {
             return set
         }
         return ActivityDays(
-            byRelationship: days.map(distinct), journalByUser: journalUsers.mapValues { distinct(journalDays[$0]) })
+            byRelationship: days.map(distinct),
+            journalByUser: ClientDayBuilder.journalByUser(drop).mapValues { distinct($0.map(\.0.days)) })
     }
 
     static func computeSignals(

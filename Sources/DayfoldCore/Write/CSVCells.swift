@@ -25,49 +25,28 @@ struct CSVCells {
         switch column {
         case .int64(let values):
             let timestamps = type == .timestampMicros
-            for value in values {
-                if let value {
-                    if timestamps {
-                        let instant = Instant(micros: value)
-                        if !instant.appendISOText(into: &bytes) {
-                            CSVReportWriter.escape(instant.description, into: &bytes, guardFormulas: guardFormulas)
-                        }
-                    } else {
-                        CSVReportWriter.appendInteger(value, into: &bytes)
-                    }
+            cells(values) { value, text in
+                guard timestamps else { return CSVReportWriter.appendInteger(value, into: &text) }
+                let instant = Instant(micros: value)
+                if !instant.appendISOText(into: &text) {
+                    CSVReportWriter.escape(instant.description, into: &text, guardFormulas: guardFormulas)
                 }
-                ends.append(bytes.count)
             }
         case .int32(let values):
             let dates = type == .date
-            for value in values {
-                if let value {
-                    if dates {
-                        let date = LocalDate(days: value)
-                        if !date.appendISOText(into: &bytes) {
-                            CSVReportWriter.escape(date.description, into: &bytes, guardFormulas: guardFormulas)
-                        }
-                    } else {
-                        CSVReportWriter.appendInteger(Int64(value), into: &bytes)
-                    }
+            cells(values) { value, text in
+                guard dates else { return CSVReportWriter.appendInteger(Int64(value), into: &text) }
+                let date = LocalDate(days: value)
+                if !date.appendISOText(into: &text) {
+                    CSVReportWriter.escape(date.description, into: &text, guardFormulas: guardFormulas)
                 }
-                ends.append(bytes.count)
             }
         case .double(let values):
-            for value in values {
-                if let value { CSVReportWriter.appendNumber(value, into: &bytes, guardFormulas: guardFormulas) }
-                ends.append(bytes.count)
-            }
+            cells(values) { CSVReportWriter.appendNumber($0, into: &$1, guardFormulas: guardFormulas) }
         case .boolean(let values):
-            for value in values {
-                if let value { bytes.append(contentsOf: value ? CSVCells.trueText : CSVCells.falseText) }
-                ends.append(bytes.count)
-            }
+            cells(values) { $1.append(contentsOf: $0 ? CSVCells.trueText : CSVCells.falseText) }
         case .string(let values):
-            for value in values {
-                if let value { CSVReportWriter.escape(value, into: &bytes, guardFormulas: guardFormulas) }
-                ends.append(bytes.count)
-            }
+            cells(values) { CSVReportWriter.escape($0, into: &$1, guardFormulas: guardFormulas) }
         case .utf8(let values):
             values.bytes.withUnsafeBufferPointer { source in
                 for row in 0..<rows {
@@ -81,6 +60,14 @@ struct CSVCells {
             }
         }
         columns += 1
+    }
+
+    /// One cell per value: `write` appends a value's text; a NULL cell stays empty.
+    private mutating func cells<Value>(_ values: [Value?], _ write: (Value, inout [UInt8]) -> Void) {
+        for value in values {
+            if let value { write(value, &bytes) }
+            ends.append(bytes.count)
+        }
     }
 
     private static let trueText = Array("true".utf8)

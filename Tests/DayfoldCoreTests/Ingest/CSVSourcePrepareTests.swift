@@ -10,12 +10,16 @@ import Testing
 @Suite struct CSVSourcePrepareTests {
     static let columns = [CSVSource.Column(name: "id", required: true), CSVSource.Column(name: "n", required: false)]
 
-    func read(_ text: String, batchedRows: Int = 10_000) throws -> (seen: [(String?, String?)], rejects: [String]) {
+    /// Runs `body` on a source reading `bytes` as a file.
+    func withSource(_ bytes: [UInt8], _ body: (CSVSource) throws -> Void) throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("f.csv").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        let source = CSVSource(relativePath: "f.csv", absolutePath: path, kind: "test")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        try body(CSVSource(relativePath: "f.csv", absolutePath: path, kind: "test"))
+    }
+
+    func read(_ text: String) throws -> (seen: [(String?, String?)], rejects: [String]) {
         var account = FileAccount(path: "f.csv", kind: "test")
         var rejects: [RejectedRecord] = []
         var seen: [(String?, String?)] = []
@@ -23,9 +27,11 @@ import Testing
             // What the body would read itself: the "n" column's text.
             row.slice(1).map { String(decoding: $0, as: UTF8.self) } ?? "NULL"
         }
-        try source.read(columns: Self.columns, account: &account, rejects: &rejects, prepare: prepare) {
-            row, prepared in
-            seen.append((prepared, row.slice(1).map { String(decoding: $0, as: UTF8.self) } ?? "NULL"))
+        try withSource(Array(text.utf8)) { source in
+            try source.read(columns: Self.columns, account: &account, rejects: &rejects, prepare: prepare) {
+                row, prepared in
+                seen.append((prepared, row.slice(1).map { String(decoding: $0, as: UTF8.self) } ?? "NULL"))
+            }
         }
         #expect(account.rowsRead == seen.count + rejects.count)
         return (seen, rejects.map(\.reason))
@@ -56,16 +62,14 @@ import Testing
         for row in 0..<50_000 { text += "id-\(row),\(row)\n" }
         var bytes = Array(text.utf8)
         bytes.append(contentsOf: [0x69, 0xFF, 0x2C, 0x31, 0x0A])  // invalid UTF-8 on the last line
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("f.csv").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let source = CSVSource(relativePath: "f.csv", absolutePath: path, kind: "test")
         var account = FileAccount(path: "f.csv", kind: "test")
         var rejects: [RejectedRecord] = []
         let prepare: @Sendable (CSVPeek) -> Int = { _ in 1 }
-        #expect(throws: DayfoldError.self) {
-            try source.read(columns: Self.columns, account: &account, rejects: &rejects, prepare: prepare) { _, _ in }
+        try withSource(bytes) { source in
+            #expect(throws: DayfoldError.self) {
+                try source.read(columns: Self.columns, account: &account, rejects: &rejects, prepare: prepare) { _, _ in
+                }
+            }
         }
     }
 
@@ -76,19 +80,16 @@ import Testing
     @Test func aReaderThatStopsEarlyStopsBothStages() throws {
         var text = "id,n\n"
         for row in 0..<200_000 { text += "id-\(row),\(row)\n" }
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("f.csv").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        let source = CSVSource(relativePath: "f.csv", absolutePath: path, kind: "test")
         var account = FileAccount(path: "f.csv", kind: "test")
         var rejects: [RejectedRecord] = []
         let prepare: @Sendable (CSVPeek) -> Int = { _ in 1 }
         var rows = 0
-        #expect(throws: Stop.self) {
-            try source.read(columns: Self.columns, account: &account, rejects: &rejects, prepare: prepare) { _, _ in
-                rows += 1
-                if rows == 5 { throw Stop() }
+        try withSource(Array(text.utf8)) { source in
+            #expect(throws: Stop.self) {
+                try source.read(columns: Self.columns, account: &account, rejects: &rejects, prepare: prepare) { _, _ in
+                    rows += 1
+                    if rows == 5 { throw Stop() }
+                }
             }
         }
         #expect(rows == 5)

@@ -61,7 +61,6 @@ public func openByteStream(path: String, chunkSize: Int = 1 << 20, digest: Strea
 public final class FileByteStream: ByteStream {
     private let fd: Int32
     private let chunkSize: Int
-    private var scratch: [UInt8] = []
     public let path: String
     /// When set, every byte read is hashed into it.
     var digest: StreamDigest?
@@ -78,16 +77,29 @@ public final class FileByteStream: ByteStream {
 
     deinit { close(fd) }
 
-    /// Reads into one scratch chunk kept for the stream's life and appends
-    /// it to the caller's buffer: no chunk array to allocate and fault in for
-    /// every megabyte. (Reading straight into the caller's buffer would need
-    /// it zero-filled first, which costs as much as the copy.)
+    /// Reads straight into the room after the caller's buffer (left
+    /// uninitialised until `read` fills it): no scratch chunk to copy from.
     public func append(to buffer: inout [UInt8]) throws -> Bool {
-        if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: chunkSize) }
-        let count = try read(into: &scratch)
-        if count == 0 { return false }
-        buffer.append(contentsOf: scratch[0..<count])
-        return true
+        var result = 0
+        var failure: Int32 = 0
+        buffer.append(addingCapacity: chunkSize) { output in
+            output.withUnsafeMutableBufferPointer { room, initialized in
+                while true {
+                    let n = Foundation.read(fd, room.baseAddress, room.count)
+                    if n < 0 && errno == EINTR { continue }
+                    if n < 0 { failure = errno } else { initialized = n }
+                    result = n
+                    return
+                }
+            }
+        }
+        guard result >= 0 else {
+            throw ByteStreamError(kind: .read, path: path, detail: String(cString: strerror(failure)))
+        }
+        if let digest, result > 0 {
+            buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[($0.count - result)...])) }
+        }
+        return result > 0
     }
 
     public func nextChunk() throws -> [UInt8]? {

@@ -34,6 +34,32 @@ import Testing
         }
     }
 
+    /// Texts of several 64-byte blocks: fields and stops fall anywhere in a
+    /// block, at its edges and across them, and the last partial block of each
+    /// buffer is scanned by the byte loop.
+    @Test func longTextsMatchLibcsvAcrossBlockEdges() throws {
+        let pieces = [
+            "0123456789abcdef0123456789abcdef-", "a", ",", ",", "\"", "\"\"", "\n", "\r\n", "é", "x\"y",
+            "\"{\"\"k\"\":\"\"v\"\",\"\"n\"\":1}\"", "\"q,\nr\"", String(repeating: "z", count: 63),
+        ]
+        var generator = ParquetTestRandom(state: 11)
+        for round in 0..<120 {
+            var text = ""
+            for _ in 0..<Int.random(in: 20...200, using: &generator) {
+                text += pieces[Int.random(in: 0..<pieces.count, using: &generator)]
+            }
+            let bytes = Array(text.utf8)
+            let expected = try CSVReference.records(bytes)
+            for chunk in [7, 64, 100, 1 << 20] {
+                let actual = try CSVRecordReaderTests.records(bytes, chunkSize: chunk).map {
+                    Record(line: $0.0, fields: $0.1, raw: $0.2)
+                }
+                #expect(actual == expected, "round \(round) chunk \(chunk)")
+                if actual != expected { return }
+            }
+        }
+    }
+
     @Test func quoteRulesFollowLibcsv() throws {
         let text = "\"ab\"cd,ef\",\"a\"\"\"b\",x\"y\"\n\"\"\"\",\"\",\n"
         let expected = try CSVReference.records(Array(text.utf8))

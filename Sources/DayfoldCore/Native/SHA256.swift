@@ -39,12 +39,40 @@ public struct SHA256Hasher {
     /// Appends the hex digest of `message` to `output`, allocating nothing:
     /// per-row ids (the event snapshot's) are digests of short messages.
     static func appendHex(of message: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-        // The context calls, not the one-shot `SHA256()`: in OpenSSL 3 that
-        // one looks the algorithm up again on every call.
+        guard message.count <= maxSingleBlock else {
+            // The context calls, not the one-shot `SHA256()`: in OpenSSL 3 that
+            // one looks the algorithm up again on every call.
+            var hasher = SHA256Hasher()
+            hasher.update(UnsafeRawBufferPointer(message))
+            hasher.finalizeHex(into: &output)
+            return
+        }
+        // A message that fits one block with its padding is hashed by one
+        // compression call: `Update` and `Final` cost more than the block
+        // itself on a 40-byte id (a million of them per run).
         var hasher = SHA256Hasher()
-        hasher.update(UnsafeRawBufferPointer(message))
-        hasher.finalizeHex(into: &output)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { block in
+            block.initialize(repeating: 0)
+            _ = UnsafeMutableBufferPointer(rebasing: block[..<message.count]).initialize(fromContentsOf: message)
+            block[message.count] = 0x80
+            let bits = UInt64(message.count) &* 8
+            for index in 0..<8 { block[63 - index] = UInt8(truncatingIfNeeded: bits >> (8 * UInt64(index))) }
+            SHA256_Transform(&hasher.context, block.baseAddress)
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
+            withUnsafeBytes(of: hasher.context.h) { words in
+                for index in 0..<8 {
+                    let word = words.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)
+                    for byte in 0..<4 { digest[4 * index + byte] = UInt8(truncatingIfNeeded: word >> (24 - 8 * byte)) }
+                }
+            }
+            appendHexDigits(digest, into: &output)
+        }
     }
+
+    /// The longest message one 64-byte block holds with its padding (a 0x80
+    /// byte and the 8-byte length).
+    static let maxSingleBlock = 55
 
     /// Hex digest of a file, streamed.
     public static func hex(file path: String) throws -> String {
@@ -61,10 +89,12 @@ public struct SHA256Hasher {
 
 private let hexDigits = Array("0123456789abcdef".utf8)
 
-/// Two lowercase hex digits per byte.
-func appendHexDigits(_ bytes: some Sequence<UInt8>, into output: inout [UInt8]) {
-    for byte in bytes {
-        output.append(hexDigits[Int(byte >> 4)])
-        output.append(hexDigits[Int(byte & 0x0F)])
+/// Two lowercase hex digits per byte, written into room taken once.
+func appendHexDigits(_ bytes: some Collection<UInt8>, into output: inout [UInt8]) {
+    output.append(addingCapacity: 2 * bytes.count) { span in
+        for byte in bytes {
+            span.append(hexDigits[Int(byte >> 4)])
+            span.append(hexDigits[Int(byte & 0x0F)])
+        }
     }
 }

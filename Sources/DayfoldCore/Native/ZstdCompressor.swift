@@ -32,6 +32,24 @@ struct ZstdCompressor: Sendable {
         return output
     }
 
+    /// Compresses `input` into a single zstd frame appended to `output`,
+    /// with `context`'s tables: the same frame as `compress(_:)`, without a
+    /// context set up and a zero-filled output buffer allocated per call.
+    func compress(_ input: [UInt8], appendingTo output: inout [UInt8], context: ZstdCompressionContext) throws {
+        let bound = try Self.check(ZSTD_compressBound(input.count), "compressBound")
+        var result = 0
+        input.withUnsafeBytes { source in
+            output.append(addingCapacity: bound) { span in
+                span.withUnsafeMutableBufferPointer { room, initialized in
+                    result = ZSTD_compressCCtx(
+                        context.pointer, room.baseAddress, room.count, source.baseAddress, source.count, level)
+                    if ZSTD_isError(result) == 0 { initialized = result }
+                }
+            }
+        }
+        try Self.check(result, "compress")
+    }
+
     /// Decompresses one frame whose decompressed size the caller knows (Parquet
     /// page headers carry it); any other size is an error.
     func decompress(_ input: [UInt8], expectedSize: Int) throws -> [UInt8] {
@@ -75,4 +93,19 @@ struct ZstdCompressor: Sendable {
         }
         return code
     }
+}
+
+/// A zstd compression context, kept for many frames (the pages of a column
+/// chunk) by one thread at a time.
+final class ZstdCompressionContext {
+    fileprivate let pointer: OpaquePointer
+
+    init() throws {
+        guard let pointer = ZSTD_createCCtx() else {
+            throw ZstdError(operation: "createCCtx", message: "out of memory")
+        }
+        self.pointer = pointer
+    }
+
+    deinit { ZSTD_freeCCtx(pointer) }
 }

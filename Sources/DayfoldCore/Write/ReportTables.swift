@@ -240,13 +240,15 @@ public enum ReportTables {
             }
             var relationshipID = ParquetByteColumn()
             var clientID = ParquetByteColumn()
+            relationshipID.reserveRows(range.count)
+            clientID.reserveRows(range.count)
             for relationship in relationshipOf {
                 relationshipID.append(drop.relationships[relationship].id)
                 clientID.append(drop.relationships[relationship].clientUserID)
             }
             var eventID = ParquetByteColumn()
             var type = ParquetByteColumn()
-            eventID.reserveRows(range.count)
+            eventID.reserveRows(range.count, bytes: 2 * 32 * range.count)
             type.reserveRows(range.count)
             taskID.bytes.withUnsafeBufferPointer { ids in
                 for (position, kind) in kinds.enumerated() {

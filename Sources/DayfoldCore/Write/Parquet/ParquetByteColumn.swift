@@ -45,9 +45,12 @@ public struct ParquetByteColumn: Sendable, Equatable {
         }
     }
 
-    mutating func reserveRows(_ rows: Int) {
-        ends.reserveCapacity(rows)
-        nulls.reserveCapacity(rows)
+    /// Room for `rows` more rows (and `bytes` more value bytes, when known):
+    /// a column that grows by doubling copies and faults in its pages again.
+    mutating func reserveRows(_ rows: Int, bytes valueBytes: Int = 0) {
+        ends.reserveCapacity(ends.count + rows)
+        nulls.reserveCapacity(nulls.count + rows)
+        if valueBytes > 0 { bytes.reserveCapacity(bytes.count + valueBytes) }
     }
 
     public mutating func appendNull() {

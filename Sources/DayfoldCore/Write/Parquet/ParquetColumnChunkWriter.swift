@@ -19,17 +19,26 @@ struct ParquetColumnChunkWriter: Sendable {
     ) throws(ParquetError) -> (bytes: [UInt8], metadata: ParquetColumnChunkMetadata) {
         var chunk: [UInt8] = []
         var uncompressedTotal: Int64 = 0
+        // One context, page body and compressed buffer for all the chunk's pages.
+        let context: ZstdCompressionContext
+        do {
+            context = try ZstdCompressionContext()
+        } catch {
+            throw ParquetError(.compression, path: path, operation: "compress \"\(field.name)\"", detail: "\(error)")
+        }
+        var body: [UInt8] = []
+        var compressed: [UInt8] = []
         for rows in pageRanges(column, nullable: field.nullable) {
-            var body: [UInt8] = []
+            body.removeAll(keepingCapacity: true)
+            compressed.removeAll(keepingCapacity: true)
             if field.nullable {
                 let levels = ParquetLevelEncoder.encode(definedFlags(column, rows: rows))
                 ParquetPlainEncoder.appendLittleEndian(UInt64(levels.count), width: 4, &body)
                 body.append(contentsOf: levels)
             }
             ParquetPlainEncoder.encode(column, rows: rows, into: &body)
-            let compressed: [UInt8]
             do {
-                compressed = try compressor.compress(body)
+                try compressor.compress(body, appendingTo: &compressed, context: context)
             } catch {
                 throw ParquetError(
                     .compression, path: path, operation: "compress page of \"\(field.name)\"", detail: "\(error)")

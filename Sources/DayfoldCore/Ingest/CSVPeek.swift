@@ -2,7 +2,7 @@
 /// reading thread does: raw field bytes by column position in the kind's list.
 struct CSVPeek {
     let batch: CSVRecordBatch
-    let record: Int
+    var record: Int
     let indexes: [Int]
 
     /// The field's bytes (nil for NULL or an absent column).

@@ -55,6 +55,7 @@ struct CSVSource {
         var fromSpill = false
         var missingRequired: String?
         var indexes: [Int] = []
+        var reusableRow: CSVRow?
         // The prepared values of the batch being read (cast once per batch).
         var preparedBatch: CSVRecordBatch?
         var prepared: [Prepared?] = []
@@ -71,7 +72,7 @@ struct CSVSource {
             }
         }
         do {
-            try reader.forEachRecord(ahead: peek) { record in
+            try reader.forEachRecordInBatch(ahead: peek) { record, batch, index in
                 if header == nil {
                     let names = (0..<record.fieldCount).map { record.string($0) ?? "" }
                     let mapping = HeaderMapping(names: names, columns: columns)
@@ -101,8 +102,15 @@ struct CSVSource {
                     reject("bad_row:field_count")
                     return
                 }
-                var row = CSVRow(record: record, columns: columns, indexes: indexes)
-                try body(&row, record.batch.flatMap { preparedValue($0, record.index) })
+                // One row value for the file, reset per record: building one
+                // per record retained and released its three references.
+                var row =
+                    reusableRow.take().flatMap { $0.record === record ? $0 : nil }
+                    ?? CSVRow(record: record, columns: columns, indexes: indexes)
+                row.rejectReason = nil
+                row.fate = nil
+                defer { reusableRow = row }
+                try body(&row, preparedValue(batch, index))
                 if let reason = row.rejectReason {
                     reject(reason)
                 } else if let fate = row.fate {
@@ -166,12 +174,15 @@ struct CSVSource {
             }
             let fieldCount = mapping.names.count
             let indexes = mapping.indexes
+            // One peek per batch, moved from record to record.
+            var peek = CSVPeek(batch: batch, record: first, indexes: indexes)
             for record in first..<batch.count {
                 guard batch.fieldCount(record) == fieldCount else {
                     values.append(nil)
                     continue
                 }
-                values.append(prepare(CSVPeek(batch: batch, record: record, indexes: indexes)))
+                peek.record = record
+                values.append(prepare(peek))
             }
             batch.prepared = values
         }

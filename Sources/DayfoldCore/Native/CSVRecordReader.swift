@@ -131,6 +131,15 @@ public final class CSVRecordReader {
     func forEachRecord(
         ahead: ((CSVRecordBatch, Int) -> Void)? = nil, _ body: (CSVRecord) throws -> Void
     ) throws {
+        try forEachRecordInBatch(ahead: ahead) { record, _, _ in try body(record) }
+    }
+
+    /// `forEachRecord`, with each record's batch and position in it passed
+    /// along: a reader that keeps per-batch values (prepared rows) finds them
+    /// without taking the record's batch reference once per row.
+    func forEachRecordInBatch(
+        ahead: ((CSVRecordBatch, Int) -> Void)? = nil, _ body: (CSVRecord, CSVRecordBatch, Int) throws -> Void
+    ) throws {
         let channel = CSVBatchChannel(capacity: 4)
         let parsed = prepareBatch == nil ? channel : CSVBatchChannel(capacity: 4)
         let producer = CSVProducer(reader: self, channel: parsed)
@@ -166,7 +175,7 @@ public final class CSVRecordReader {
                     for index in 0..<batch.count {
                         if let ahead, index + distance < batch.count { ahead(batch, index + distance) }
                         batch.load(index, into: record)
-                        try body(record)
+                        try body(record, batch, index)
                     }
                 } catch {
                     channel.cancel()

@@ -416,11 +416,18 @@ struct CSVTokenizer {
         // Written into room taken once: an append per byte checked the
         // array's capacity and uniqueness for every byte of JSON text.
         tables.extras.append(addingCapacity: end - start) { output in
-            var i = start
-            while i < end {
-                let byte = p[i]
-                output.append(byte)
-                i += byte == Self.quote && i + 1 < end && p[i + 1] == Self.quote ? 2 : 1
+            output.withUnsafeMutableBufferPointer { room, initialized in
+                guard let target = room.baseAddress, let source = p.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                else { return }
+                var written = 0
+                var i = start
+                while i < end {
+                    let byte = source[i]
+                    target[written] = byte
+                    written += 1
+                    i += byte == Self.quote && i + 1 < end && source[i + 1] == Self.quote ? 2 : 1
+                }
+                initialized = written
             }
         }
         tables.fields.append(base, tables.extras.count)

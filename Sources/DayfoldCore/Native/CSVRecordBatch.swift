@@ -17,12 +17,17 @@ final class CSVRecordBatch: @unchecked Sendable {
     /// Per-record values a reader's `prepareBatch` computed on the preparing
     /// thread (set before the batch is handed over, read-only after).
     var prepared: (any Sendable)?
+    /// Where the input buffer and field table go when the batch does.
+    private let recycler: CSVBatchRecycler?
+
+    deinit { recycler?.put(input: bytes, offsets: fields) }
 
     /// Seals a tokenizer's tables over `input` (the bytes the offsets point
     /// into, taken over without a copy): extras are appended after the input
     /// and their offsets moved there.
     /// The tables' arrays are moved out (not shared), so moving extras' offsets copies nothing.
-    init(input: inout [UInt8], tables: inout CSVTokenizer.Tables) {
+    init(input: inout [UInt8], tables: inout CSVTokenizer.Tables, recycler: CSVBatchRecycler? = nil) {
+        self.recycler = recycler
         var bytes: [UInt8] = []
         swap(&bytes, &input)
         let fields = tables.fields

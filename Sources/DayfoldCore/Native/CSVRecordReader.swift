@@ -38,10 +38,12 @@ public final class CSVRecord {
     /// and tables are taken only when the batch changes.
     func load(_ batch: CSVRecordBatch, index: Int, fields: Range<Int>, line: Int, raw: Range<Int>) {
         if self.batch !== batch {
-            self.batch = batch
+            // The old batch's buffers are let go of before the batch itself,
+            // so that it recycles them unshared.
             bytes = batch.bytes
             self.fields = batch.fields
             rawSource = batch.bytes
+            self.batch = batch
         }
         self.index = index
         firstField = fields.lowerBound
@@ -187,6 +189,9 @@ public final class CSVRecordReader {
 
     /// Parses the whole stream into batches (on the producer thread).
     fileprivate func produce(_ emit: (CSVRecordBatch) -> Bool) throws {
+        // Readers of large batches recycle them; a merge's many small cursors
+        // do not keep spare buffers.
+        let recycler = batchBytes >= 1 << 19 ? CSVBatchRecycler() : nil
         var tokenizer = CSVTokenizer(path: path)
         var tables = CSVTokenizer.Tables()
         var buffer: [UInt8] = []
@@ -211,18 +216,20 @@ public final class CSVRecordReader {
             scanFrom = consumed
             if atEnd || tables.count >= batchRecords || consumed >= batchBytes {
                 guard tables.count > 0 else { continue }
-                var input = Array(buffer[consumed...])
-                buffer.removeSubrange(consumed...)
-                swap(&input, &buffer)
-                let fields = tables.fields.count
-                let records = tables.count
-                let batch = CSVRecordBatch(input: &input, tables: &tables)
-                // The next batch's tables start at this one's size: growing
-                // them by doubling copied every offset again and again.
-                tables = CSVTokenizer.Tables(reservingFields: fields + fields / 4, records: records + records / 4)
                 // Room for a batch and the chunk that completes it; a batch keeps
                 // this capacity, so a merge's many small cursors stay small.
-                buffer.reserveCapacity(2 * batchBytes)
+                var input = recycler?.input(capacity: 2 * batchBytes) ?? []
+                input.append(contentsOf: buffer[consumed...])
+                buffer.removeSubrange(consumed...)
+                swap(&input, &buffer)
+                if recycler == nil { buffer.reserveCapacity(2 * batchBytes) }
+                let fields = tables.fields.count
+                let records = tables.count
+                let batch = CSVRecordBatch(input: &input, tables: &tables, recycler: recycler)
+                // The next batch's tables start at this one's size: growing
+                // them by doubling copied every offset again and again.
+                tables = CSVTokenizer.Tables(
+                    reservingFields: fields + fields / 4, records: records + records / 4, recycler: recycler)
                 scanFrom = 0
                 if !emit(batch) { return }
             }

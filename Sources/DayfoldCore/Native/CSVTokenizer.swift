@@ -38,8 +38,8 @@ struct CSVTokenizer {
 
         init() {}
 
-        init(reservingFields fields: Int, records: Int) {
-            self.fields = FieldOffsets(capacity: fields)
+        init(reservingFields fields: Int, records: Int, recycler: CSVBatchRecycler? = nil) {
+            self.fields = recycler?.fieldOffsets(capacity: fields) ?? FieldOffsets(capacity: fields)
             recordEnds.reserveCapacity(records)
             lines.reserveCapacity(records)
             rawStarts.reserveCapacity(records)

@@ -37,6 +37,14 @@ final class FieldOffsets: @unchecked Sendable {
         return ends[field]
     }
 
+    /// Empties the table for reuse when it has room for `capacity` fields
+    /// (false, unchanged, when it has not).
+    func reset(capacity needed: Int) -> Bool {
+        guard needed <= capacity else { return false }
+        count = 0
+        return true
+    }
+
     /// Drops the fields from `count` on (a record that did not end in the buffer).
     func truncate(to count: Int) {
         precondition(count >= 0 && count <= self.count)

@@ -103,6 +103,15 @@ public final class DropIngestor {
         // and cards on the other while health samples get their days.
         health.side.drop.userZones = drop.userZones
         let values = fork(withTasks: true)
+        // What the client side's facts read, taken now: the events side goes
+        // on changing this ingestor's drop.
+        var clientInputs = IngestedDrop(zones: drop.zones)
+        clientInputs.relationships = drop.relationships
+        clientInputs.goals = drop.goals
+        clientInputs.preferences = drop.preferences
+        clientInputs.userZones = drop.userZones
+        clientInputs.journal = journal.side.drop.journal
+        let clientInputsReady = options.clientInputsReady
         _ = try ParallelJobs<Bool>([
             {
                 try self.readStatusEvents()
@@ -115,6 +124,11 @@ public final class DropIngestor {
                 debugRSS("ingest: values and cards read")
                 health.side.aggregateHealth()
                 debugRSS("ingest: health days")
+                if let clientInputsReady {
+                    clientInputs.healthDays = health.side.drop.healthDays
+                    clientInputs.failedImports = health.side.drop.failedImports
+                    clientInputsReady(clientInputs)
+                }
                 return true
             },
         ]).run()

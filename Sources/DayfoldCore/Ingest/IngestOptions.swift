@@ -11,6 +11,12 @@ public struct IngestOptions: Sendable {
     public var retainRows = true
     /// Told of progress as files and rows are read (nil: nobody is watching).
     public var progress: ProgressReporter?
+    /// Called once, on a reading thread, as soon as the inputs of the client
+    /// side's facts are final (subjects, journal, health days, failed imports
+    /// and users' zones) while status events may still be being read: work
+    /// on them can fill the core the events leave free. The drop it is given
+    /// holds only those fields.
+    public var clientInputsReady: (@Sendable (IngestedDrop) -> Void)?
 
     public init(asOf: Instant, selfSources: Set<String> = [], defaultTimezone: String? = nil) {
         self.asOf = asOf

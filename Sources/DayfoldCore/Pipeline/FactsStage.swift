@@ -2,34 +2,58 @@
 public enum FactsStage {
     /// `owned`: in a partitioned run, the users whose relationships and
     /// Progress this partition computes (nil: everyone).
-    public static func compute(
+    /// The client side's facts: day tables and Progress ranges, with the
+    /// zone resolver copy they used (its warnings join the run's).
+    public struct ClientSide: @unchecked Sendable {
+        var tables: [ClientTable]
+        var progress: [ProgressRange]
+        var zones: UserZones
+    }
+
+    /// Computes the client side from a drop holding at least the subjects,
+    /// journal, health days, failed imports and users' zones (what
+    /// `IngestOptions.clientInputsReady` hands over), on its own copy of the
+    /// zone resolver: it shares no mutable state with the task side.
+    public static func clientSide(
         _ drop: IngestedDrop, config: PipelineConfig, asOf: ParsedInstant, owned: Set<String>? = nil
+    ) -> ClientSide {
+        let clientDrop = withOwnZones(drop)
+        let tables = ClientDayBuilder.build(clientDrop, asOf: asOf, owned: owned)
+        let progress = ProgressCalculator.ranges(clientDrop, tables: tables, options: progressOptions(drop, config))
+        return ClientSide(tables: tables, progress: progress, zones: clientDrop.userZones)
+    }
+
+    static func progressOptions(_ drop: IngestedDrop, _ config: PipelineConfig) -> ProgressOptions {
+        ProgressOptions(windows: config.progressWindows, defaultTargets: config.defaultTargets, goals: drop.goals)
+    }
+
+    /// A copy of the drop with its own zone resolver (and catalog).
+    static func withOwnZones(_ drop: IngestedDrop) -> IngestedDrop {
+        var copy = drop
+        copy.userZones = drop.userZones.copy()
+        copy.zones = copy.userZones.zones
+        return copy
+    }
+
+    /// `client`: the client side when it was computed already (alongside the
+    /// reading of status events, which it does not need); nil computes it here.
+    public static func compute(
+        _ drop: IngestedDrop, config: PipelineConfig, asOf: ParsedInstant, owned: Set<String>? = nil,
+        client: ClientSide? = nil
     ) -> RunResult {
         let zones = drop.userZones
         let today = drop.relationships.map {
             zones.zones.localDate(zones.zone($0.clientUserID, at: asOf), asOf.instant)
         }
-        let progressOptions = ProgressOptions(
-            windows: config.progressWindows, defaultTargets: config.defaultTargets, goals: drop.goals)
-        // The client side (day tables, Progress, activity days) runs alongside
-        // the task side on its own copy of the zone resolver: the two sides
-        // share no mutable state, and only dates, zone names and warnings come back.
-        // Activity days run on a third copy: they read every event again.
-        func withOwnZones(_ drop: IngestedDrop) -> IngestedDrop {
-            var copy = drop
-            copy.userZones = drop.userZones.copy()
-            copy.zones = copy.userZones.zones
-            return copy
-        }
-        let clientDrop = withOwnZones(drop)
+        let progressOptions = progressOptions(drop, config)
+        // The client side (day tables, Progress) and activity days run
+        // alongside the task side, each on its own copy of the zone resolver:
+        // the sides share no mutable state, and only dates, zone names and
+        // warnings come back. Activity days read every event again.
         let activityDrop = withOwnZones(drop)
-        let clientSide = BackgroundValue {
-            let tables = ClientDayBuilder.build(clientDrop, asOf: asOf, owned: owned)
-            return (
-                tables: tables,
-                progress: ProgressCalculator.ranges(clientDrop, tables: tables, options: progressOptions)
-            )
-        }
+        let computing =
+            client == nil
+            ? BackgroundValue { FactsStage.clientSide(drop, config: config, asOf: asOf, owned: owned) } : nil
         let activitySide = BackgroundValue { activityDays(activityDrop) }
         let outcomes = TaskOutcomeCalculator.outcomes(drop, asOf: asOf.instant)
         // Only the owned relationships' day tables: a partition holds every
@@ -40,9 +64,10 @@ public enum FactsStage {
         let streaks = drop.relationships.indices.compactMap {
             StreakCalculator.summary(days[$0], relationship: $0, today: today[$0])
         }
-        let (clientTables, progress) = clientSide.value()
+        let client = client ?? computing?.value() ?? clientSide(drop, config: config, asOf: asOf, owned: owned)
+        let (clientTables, progress) = (client.tables, client.progress)
         let activity = activitySide.value()
-        zones.absorbWarnings(of: clientDrop.userZones)
+        zones.absorbWarnings(of: client.zones)
         zones.absorbWarnings(of: activityDrop.userZones)
         let signals = computeSignals(
             drop, outcomes: outcomes, days: days, today: today, tables: clientTables, activity: activity,

@@ -33,7 +33,7 @@ public struct PipelineRunner {
     /// Reads the drop; `retainRows: false` only decides and counts (for `validate`).
     public static func ingest(
         input: String, config: PipelineConfig, asOf: ParsedInstant, retainRows: Bool = true, showProgress: Bool = false,
-        hashInputs: Bool = true
+        hashInputs: Bool = true, clientInputsReady: (@Sendable (IngestedDrop) -> Void)? = nil
     ) throws -> IngestedDrop {
         let layout = try DropLayout(root: input)
         let progress = ProgressReporter(enabled: showProgress, totalBytes: showProgress ? layout.totalBytes : 0)
@@ -43,6 +43,7 @@ public struct PipelineRunner {
             asOf: asOf.instant, selfSources: Set(config.selfSources), defaultTimezone: config.defaultTimezone)
         options.retainRows = retainRows
         options.progress = progress
+        options.clientInputsReady = clientInputsReady
         var drop = try DropIngestor(layout: layout, options: options).ingest()
         // CSV files were hashed as they were read; other files (SQLite, XML) are hashed here.
         for index in drop.accounts.indices where hashInputs && drop.accounts[index].sha256.isEmpty {
@@ -101,8 +102,14 @@ public struct PipelineRunner {
             timings.append((stage, Date().timeIntervalSince(clock)))
             clock = Date()
         }
+        // The client side's facts are computed as soon as their inputs are
+        // read, on the side that would otherwise wait for the status events.
+        let config = config
+        let asOf = asOf
+        let early = EarlyClientSide()
         let drop = try PipelineRunner.ingest(
-            input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false)
+            input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false,
+            clientInputsReady: { early.set(FactsStage.clientSide($0, config: config, asOf: asOf)) })
         lap("ingest")
         // CSV inputs were hashed as they were read; the others' SHA-256 is
         // taken alongside compute.
@@ -111,7 +118,7 @@ public struct PipelineRunner {
         let inputHashes = BackgroundValue { inputPaths.map { (try? SHA256Hasher.hex(file: $0)) ?? "" } }
         let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
         stages.begin("compute")
-        var result = FactsStage.compute(drop, config: config, asOf: asOf)
+        var result = FactsStage.compute(drop, config: config, asOf: asOf, client: early.value)
         let warnings = PipelineRunner.warnings(
             invalidSchemaRows: drop.invalidSchemaRows, zoneWarnings: result.drop.userZones.warnings)
         lap("compute")
@@ -219,5 +226,23 @@ private final class KeptUntilExit: @unchecked Sendable {
         lock.lock()
         values.append(value)
         lock.unlock()
+    }
+}
+
+/// The client side computed during ingest (see `IngestOptions.clientInputsReady`).
+private final class EarlyClientSide: @unchecked Sendable {
+    private var side: FactsStage.ClientSide?
+    private let lock = NSLock()
+
+    func set(_ side: FactsStage.ClientSide) {
+        lock.lock()
+        self.side = side
+        lock.unlock()
+    }
+
+    var value: FactsStage.ClientSide? {
+        lock.lock()
+        defer { lock.unlock() }
+        return side
     }
 }

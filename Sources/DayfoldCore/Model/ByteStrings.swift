@@ -36,6 +36,18 @@ public struct ByteStrings: Sendable {
     /// The string's bytes.
     public subscript(index: Int32) -> ArraySlice<UInt8> { bytes[range(index)] }
 
+    /// Starts loading where string `index` starts and ends (a hint; see
+    /// `prefetchElement`). With `prefetchBytes` a few iterations later, a loop
+    /// that gathers strings in an order of its own overlaps both misses.
+    func prefetchOffsets(_ index: Int32) { prefetchElement(offsets, Int(index)) }
+
+    /// Starts loading string `index`'s first bytes (its offset, prefetched
+    /// earlier, is read now).
+    func prefetchBytes(_ index: Int32) {
+        guard index >= 0 && Int(index) < count else { return }
+        prefetchElement(bytes, offsets[Int(index)])
+    }
+
     /// Whether string `left` sorts before string `right` (as `bytesLess`).
     func less(_ left: Int32, _ right: Int32) -> Bool {
         bytes.withUnsafeBufferPointer { bytesLess($0, range(left), range(right)) }

@@ -232,7 +232,15 @@ public enum ReportTables {
             taskID.reserveRows(range.count)
             taskKind.reserveRows(range.count)
             for (position, task) in taskOf.enumerated() {
+                // Three dependent loads per row (task, its id's offsets, the id's
+                // bytes), each started some rows before it is needed.
                 if position + ahead < taskOf.count { prefetchElement(drop.tasks, taskOf[position + ahead]) }
+                if position + ahead / 2 < taskOf.count {
+                    drop.taskIDs.prefetchOffsets(drop.tasks[taskOf[position + ahead / 2]].id)
+                }
+                if position + ahead / 4 < taskOf.count {
+                    drop.taskIDs.prefetchBytes(drop.tasks[taskOf[position + ahead / 4]].id)
+                }
                 relationshipOf.append(drop.tasks[task].relationship)
                 dates.append(drop.tasks[task].localDate.days)
                 taskID.append(drop.taskIDs[drop.tasks[task].id])

@@ -71,7 +71,16 @@ public enum RelationshipDayBuilder {
             let offset = Int(date.days - starts[relationship].days)
             return offset >= 0 && offset < tables[relationship].count ? offset : nil
         }
-        for outcome in outcomes {
+        // Outcomes come in file order, days by relationship: the counters
+        // they bump are scattered, so each one is loaded some rows early.
+        let ahead = 16
+        for (index, outcome) in outcomes.enumerated() {
+            if index + ahead < outcomes.count {
+                let next = drop.tasks[outcomes[index + ahead].task]
+                if let position = slot(next.relationship, next.localDate) {
+                    prefetchElement(tables[next.relationship], position)
+                }
+            }
             let task = drop.tasks[outcome.task]
             guard let position = slot(task.relationship, task.localDate) else { continue }
             if task.informational {

@@ -74,8 +74,17 @@ public enum TaskOutcomeCalculator {
         let zones = drop.zones
         var results: [TaskOutcome] = []
         results.reserveCapacity(drop.tasks.count)
+        // A day's tasks sit together in the exports: their shared deadline
+        // is worked out once (four zone-offset searches each time).
+        var deadlineOf: (zone: ZoneID, day: Int32, deadline: Instant)?
         for (index, task) in drop.tasks.enumerated() {
-            let deadline = zones.startOfDay(task.zone, task.localDate.adding(days: 2))
+            let deadline: Instant
+            if let known = deadlineOf, known.zone == task.zone, known.day == task.localDate.days {
+                deadline = known.deadline
+            } else {
+                deadline = zones.startOfDay(task.zone, task.localDate.adding(days: 2))
+                deadlineOf = (task.zone, task.localDate.days, deadline)
+            }
             var outcome = TaskOutcome(task: index, kind: nil, deadline: deadline)
             var latest: StatusEvent?
             var firstCompletion: StatusEvent?

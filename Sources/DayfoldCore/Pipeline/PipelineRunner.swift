@@ -159,18 +159,19 @@ public struct PipelineRunner {
                     let built = table()
                     let relative = "snapshots/\(name).parquet"
                     let path = publisher.path(relative)
-                    let rows = try TableWriters.writeParquet(built, to: path)
+                    // Digests are taken as the files are written, not read back.
+                    let (rows, digest) = try TableWriters.writeParquetHashed(built, to: path)
                     if debug { try TableWriters.writeCSV(built, to: publisher.path("debug/\(name).csv")) }
                     debugRSS("write: \(relative)")
-                    return (relative, rows, try SHA256Hasher.hex(file: path))
+                    return (relative, rows, digest)
                 }
             }
             for (relative, table) in reportTables {
                 jobs.append {
                     let path = publisher.path(relative)
-                    let rows = try TableWriters.writeCSV(table(), to: path)
+                    let (rows, digest) = try TableWriters.writeCSVHashed(table(), to: path)
                     debugRSS("write: \(relative)")
-                    return (relative, rows, try SHA256Hasher.hex(file: path))
+                    return (relative, rows, digest)
                 }
             }
             jobs.append {
@@ -178,7 +179,7 @@ public struct PipelineRunner {
                 let rejects = try CSVReportWriter(path: path, header: ReportTables.rejectsHeader)
                 for row in rejectRows { try rejects.append(row: row) }
                 try rejects.finish()
-                return ("rejects/rejects.csv", rejects.rows, try SHA256Hasher.hex(file: path))
+                return ("rejects/rejects.csv", rejects.rows, rejects.sha256 ?? "")
             }
             let written = try ParallelJobs(jobs).run()
             let outputs = written.compactMap { $0 }.sorted { bytesLess($0.0, $1.0) }

@@ -9,6 +9,10 @@ public final class CSVReportWriter {
     private let handle: FileHandle
     private let path: String
     public private(set) var rows = 0
+    /// The SHA-256 of every byte written, taken as it is written (the
+    /// manifest's digest without reading the file back); set by `finish`.
+    public private(set) var sha256: String?
+    private var hasher = SHA256Hasher()
     /// False for internal spill files, which must read back the exact values.
     private let guardFormulas: Bool
 
@@ -106,6 +110,7 @@ public final class CSVReportWriter {
 
     private func flush() throws {
         try handle.write(contentsOf: buffer)
+        hasher.update(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -140,5 +145,6 @@ public final class CSVReportWriter {
     public func finish() throws {
         try flush()
         try handle.close()
+        sha256 = hasher.finalizeHex()
     }
 }

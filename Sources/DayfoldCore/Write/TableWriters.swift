@@ -11,13 +11,20 @@ enum TableWriters {
     /// Returns the number of data rows written.
     @discardableResult
     static func writeCSV(_ table: OutputTable, to path: String, guardFormulas: Bool = true) throws -> Int {
+        try writeCSVHashed(table, to: path, guardFormulas: guardFormulas).rows
+    }
+
+    /// `writeCSV`, with the SHA-256 of the bytes written.
+    static func writeCSVHashed(
+        _ table: OutputTable, to path: String, guardFormulas: Bool = true
+    ) throws -> (rows: Int, sha256: String) {
         let writer = try CSVReportWriter(path: path, header: table.header, guardFormulas: guardFormulas)
         for start in stride(from: 0, to: table.rowCount, by: csvChunkRows) {
             let columns = table.rowGroup(start..<min(start + csvChunkRows, table.rowCount))
             try writer.append(writer.cells(columns, fields: table.fields))
         }
         try writer.finish()
-        return writer.rows
+        return (writer.rows, writer.sha256 ?? "")
     }
 
     /// Row groups are built (rows → typed columns) one ahead on another
@@ -26,6 +33,11 @@ enum TableWriters {
     /// At most two row groups are in memory.
     @discardableResult
     static func writeParquet(_ table: OutputTable, to path: String) throws -> Int {
+        try writeParquetHashed(table, to: path).rows
+    }
+
+    /// `writeParquet`, with the SHA-256 of the bytes written.
+    static func writeParquetHashed(_ table: OutputTable, to path: String) throws -> (rows: Int, sha256: String) {
         let writer = try ParquetFileWriter(path: path, fields: table.fields)
         let ranges = stride(from: 0, to: table.rowCount, by: rowGroupRows).map {
             $0..<min($0 + rowGroupRows, table.rowCount)
@@ -42,7 +54,7 @@ enum TableWriters {
         }
         if table.rowCount == 0 { try writer.writeRowGroup(table.rowGroup(0..<0)) }
         try writer.close()
-        return table.rowCount
+        return (table.rowCount, writer.sha256 ?? "")
     }
 }
 

@@ -37,6 +37,13 @@ import Testing
         #expect(manifest["failed_imports"] as? [String] == ["1428dfad-70ce-4993-8498-d7d67c213c12"])
         let outputs = try #require(manifest["outputs"] as? [[String: Any]])
         #expect(outputs.count == 11)
+        // Output digests are taken as the files are written: they must be the
+        // digests of the files as published.
+        for output in outputs {
+            let path = try #require(output["path"] as? String)
+            let expected = try SHA256Hasher.hex(file: out.appendingPathComponent(path).path)
+            #expect(output["sha256"] as? String == expected, "\(path)")
+        }
         let warnings = try #require(manifest["warnings"] as? [String])
         #expect(
             warnings.contains { $0.contains("0620f087-7e5f-4381-83fa-ac572f564652: latest_task_instance Asia/Kolkata") }

@@ -25,6 +25,10 @@ public final class ParquetFileWriter {
     private var offset: Int64 = 0
     private var rowGroups: [ParquetRowGroupMetadata] = []
     private let columnWriter: ParquetColumnChunkWriter
+    /// The SHA-256 of every byte written, taken as it is written (the
+    /// manifest's digest without reading the file back); set by `close`.
+    public private(set) var sha256: String?
+    private var hasher = SHA256Hasher()
 
     /// Creates (or truncates) the file at `path` and writes the leading magic.
     /// Throws if `fields` is empty, has an empty or repeated name, or the file cannot be created.
@@ -110,9 +114,28 @@ public final class ParquetFileWriter {
         guard let ordinal = Int16(exactly: rowGroups.count) else {
             throw ParquetError(.invalidArgument, path: path, operation: operation, detail: "more than 32767 row groups")
         }
+        // The columns are encoded and compressed side by side, then written in
+        // order with their offsets filled in: a table's last row group is
+        // otherwise compressed on one core while the other has nothing left to do.
+        let writer = columnWriter
+        let fields = fields
+        let path = path
+        let encoded: [([UInt8], ParquetColumnChunkMetadata)]
+        do {
+            encoded = try ParallelJobs(
+                zip(fields, columns).map { field, column in
+                    { try writer.encode(column, field: field, fileOffset: 0, path: path) }
+                }
+            ).run()
+        } catch let error as ParquetError {
+            throw error
+        } catch {
+            throw ParquetError(.io, path: path, operation: operation, detail: "\(error)")
+        }
         var chunks: [ParquetColumnChunkMetadata] = []
-        for (field, column) in zip(fields, columns) {
-            let (bytes, metadata) = try columnWriter.encode(column, field: field, fileOffset: offset, path: path)
+        for ((bytes, encodedMetadata), field) in zip(encoded, fields) {
+            var metadata = encodedMetadata
+            metadata.dataPageOffset = offset
             try write(bytes, operation: "write column \"\(field.name)\"")
             chunks.append(metadata)
         }
@@ -142,6 +165,7 @@ public final class ParquetFileWriter {
         } catch {
             throw ParquetError(.io, path: path, operation: "close", detail: "\(error)")
         }
+        sha256 = hasher.finalizeHex()
     }
 
     private func write(_ bytes: [UInt8], operation: String) throws(ParquetError) {
@@ -150,7 +174,8 @@ public final class ParquetFileWriter {
                 .invalidArgument, path: path, operation: operation, detail: "the writer is already closed")
         }
         do {
-            try handle.write(contentsOf: Data(bytes))
+            try handle.write(contentsOf: bytes)
+            hasher.update(bytes)
         } catch {
             throw ParquetError(.io, path: path, operation: operation, detail: "\(error)")
         }

@@ -36,13 +36,12 @@ final class CSVBatchRecycler: @unchecked Sendable {
     /// when one is free and no longer held elsewhere.
     func fieldOffsets(capacity: Int) -> FieldOffsets {
         lock.lock()
-        var table = offsets.popLast()
+        var candidate = offsets.popLast()
         lock.unlock()
-        if var candidate = table, isKnownUniquelyReferenced(&candidate), candidate.reset(capacity: capacity) {
-            table = candidate
-        } else {
-            table = nil
+        // Checked before any second reference to it is made.
+        if isKnownUniquelyReferenced(&candidate), let table = candidate, table.reset(capacity: capacity) {
+            return table
         }
-        return table ?? FieldOffsets(capacity: capacity)
+        return FieldOffsets(capacity: capacity)
     }
 }

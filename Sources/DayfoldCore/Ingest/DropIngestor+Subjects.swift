@@ -43,12 +43,7 @@ extension DropIngestor {
         }
         drop.relationships = lastWins(candidates)
         for (index, relationship) in drop.relationships.enumerated() {
-            let (key, _) = relationshipTable.intern(ArraySlice(Array(relationship.id.utf8)))
-            if Int(key) == relationshipOfKey.count {
-                relationshipOfKey.append(index)
-            } else {
-                relationshipOfKey[Int(key)] = index
-            }
+            relationshipLookup.set(relationship.id, to: index)
         }
     }
 

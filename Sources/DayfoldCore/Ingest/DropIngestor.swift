@@ -7,9 +7,9 @@ public final class DropIngestor {
     let layout: DropLayout
     let options: IngestOptions
     var drop: IngestedDrop
-    /// Relationship id bytes → relationship index (through `relationshipOfKey`).
-    var relationshipTable = ByteKeyTable()
-    var relationshipOfKey: [Int] = []
+    /// Relationship id bytes → relationship index (handed by value to the
+    /// preparing threads, once the subjects are read).
+    var relationshipLookup = RelationshipLookup()
     /// Task ids of instances and logs that were read (rejected rows never get here).
     var taskIDs = ByteKeyTable()
     /// Per task id: what an event naming it refers to (ids merged into another
@@ -30,16 +30,7 @@ public final class DropIngestor {
         case ignored(relationship: Int)
     }
 
-    func relationship(_ id: ArraySlice<UInt8>?) -> Int? {
-        guard let id, let key = relationshipTable.find(id) else { return nil }
-        return relationshipOfKey[Int(key)]
-    }
-
-    /// The relationship ids, for looking them up off the reading thread
-    /// (the table is complete once the subjects are read).
-    var relationshipLookup: RelationshipLookup {
-        RelationshipLookup(table: relationshipTable, relationshipOfKey: relationshipOfKey)
-    }
+    func relationship(_ id: ArraySlice<UInt8>?) -> Int? { relationshipLookup.relationship(id) }
 
     /// Interned health strings and the exact-duplicate fingerprints.
     let health = HealthIngestState()
@@ -161,8 +152,7 @@ public final class DropIngestor {
         sideOptions.progress = nil
         let side = DropIngestor(layout: layout, options: sideOptions, zones: drop.zones)
         side.drop = drop
-        side.relationshipTable = relationshipTable
-        side.relationshipOfKey = relationshipOfKey
+        side.relationshipLookup = relationshipLookup
         if withTasks {
             side.taskIDs = taskIDs
             side.taskOfID = taskOfID

@@ -1,7 +1,19 @@
-/// Relationship ids to their index in `IngestedDrop.relationships`.
+/// Relationship ids to their index in `IngestedDrop.relationships`. A value:
+/// the reading thread and the preparing threads each hold a copy (the table
+/// is complete once the subjects are read).
 struct RelationshipLookup: Sendable {
-    let table: ByteKeyTable
-    let relationshipOfKey: [Int]
+    private var table = ByteKeyTable()
+    private var relationshipOfKey: [Int] = []
+
+    /// Maps `id` to relationship `index` (a repeated id keeps the last index).
+    mutating func set(_ id: String, to index: Int) {
+        let (key, _) = table.intern(ArraySlice(Array(id.utf8)))
+        if Int(key) == relationshipOfKey.count {
+            relationshipOfKey.append(index)
+        } else {
+            relationshipOfKey[Int(key)] = index
+        }
+    }
 
     func relationship(_ id: ArraySlice<UInt8>?) -> Int? {
         guard let id, let key = table.find(id) else { return nil }

@@ -80,52 +80,34 @@ public final class FileByteStream: ByteStream {
     /// Reads straight into the room after the caller's buffer (left
     /// uninitialised until `read` fills it): no scratch chunk to copy from.
     public func append(to buffer: inout [UInt8]) throws -> Bool {
-        var result = 0
-        var failure: Int32 = 0
-        buffer.append(addingCapacity: chunkSize) { output in
-            output.withUnsafeMutableBufferPointer { room, initialized in
-                while true {
-                    let n = Foundation.read(fd, room.baseAddress, room.count)
-                    if n < 0 && errno == EINTR { continue }
-                    if n < 0 { failure = errno } else { initialized = n }
-                    result = n
-                    return
-                }
+        let before = buffer.count
+        try buffer.append(addingCapacity: chunkSize) { output in
+            try output.withUnsafeMutableBufferPointer { room, initialized in
+                initialized = try read(into: UnsafeMutableRawBufferPointer(room))
             }
         }
-        guard result >= 0 else {
-            throw ByteStreamError(kind: .read, path: path, detail: String(cString: strerror(failure)))
-        }
-        if let digest, result > 0 {
-            buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[($0.count - result)...])) }
-        }
-        return result > 0
+        return buffer.count > before
     }
 
     public func nextChunk() throws -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: chunkSize)
-        let count = try read(into: &chunk)
+        let count = try chunk.withUnsafeMutableBytes { try read(into: $0) }
         if count == 0 { return nil }
         chunk.removeSubrange(count...)
         return chunk
     }
 
-    /// One `read` into the start of `chunk` (retried on EINTR), the bytes
+    /// One `read` into the start of `room` (retried on EINTR), the bytes
     /// hashed into `digest` when set; returns the count, 0 at the end.
-    private func read(into chunk: inout [UInt8]) throws -> Int {
-        let count = chunk.withUnsafeMutableBytes { raw -> Int in
-            while true {
-                let n = Foundation.read(fd, raw.baseAddress, raw.count)
-                if n < 0 && errno == EINTR { continue }
-                return n
-            }
-        }
+    private func read(into room: UnsafeMutableRawBufferPointer) throws -> Int {
+        var count: Int
+        repeat {
+            count = Foundation.read(fd, room.baseAddress, room.count)
+        } while count < 0 && errno == EINTR
         guard count >= 0 else {
             throw ByteStreamError(kind: .read, path: path, detail: String(cString: strerror(errno)))
         }
-        if let digest, count > 0 {
-            chunk.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-        }
+        if let digest, count > 0 { digest.update(UnsafeRawBufferPointer(rebasing: room[0..<count])) }
         return count
     }
 }

@@ -7,34 +7,18 @@ public struct ZstdError: Error, Sendable, CustomStringConvertible {
     public var description: String { "zstd \(operation): \(message)" }
 }
 
-/// One-shot zstd compression and decompression of whole buffers. Parquet
-/// compresses each page on its own, so each page is one `ZSTD_compress` call;
-/// this file is the only place the Parquet code touches libzstd.
+/// Zstd compression and decompression of whole buffers. Parquet compresses
+/// each page on its own, so each page is one frame (`ZSTD_compressCCtx` on a
+/// context kept for the column chunk); this file is the only place the Parquet
+/// code touches libzstd.
 struct ZstdCompressor: Sendable {
     /// Compression level 1: on dayfold's pages it compresses as well as the
     /// default (3) — the event snapshot came out 3 % smaller — in about half the time.
     var level: Int32 = 1
 
-    /// Compresses `input` into a single zstd frame.
-    func compress(_ input: [UInt8]) throws -> [UInt8] {
-        let bound = ZSTD_compressBound(input.count)
-        try Self.check(bound, "compressBound")
-        var output = [UInt8](repeating: 0, count: bound)
-        let written = try input.withUnsafeBytes { source in
-            try output.withUnsafeMutableBytes { destination in
-                try Self.check(
-                    ZSTD_compress(destination.baseAddress, destination.count, source.baseAddress, source.count, level),
-                    "compress"
-                )
-            }
-        }
-        output.removeSubrange(written...)
-        return output
-    }
-
     /// Compresses `input` into a single zstd frame appended to `output`,
-    /// with `context`'s tables: the same frame as `compress(_:)`, without a
-    /// context set up and a zero-filled output buffer allocated per call.
+    /// with `context`'s tables: the same frame as one-shot `ZSTD_compress`,
+    /// without a context set up and a zero-filled output buffer per call.
     func compress(_ input: [UInt8], appendingTo output: inout [UInt8], context: ZstdCompressionContext) throws {
         let bound = try Self.check(ZSTD_compressBound(input.count), "compressBound")
         var result = 0

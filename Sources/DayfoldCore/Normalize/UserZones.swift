@@ -69,14 +69,7 @@ public final class UserZones: @unchecked Sendable {
 
     /// The user's zone at an instant.
     public func zone(_ user: String, at instant: ParsedInstant) -> ZoneID {
-        if let rows = history[user], !rows.isEmpty {
-            return UserZones.fromHistory(rows) { $0.effectiveFrom <= instant.instant }
-        }
-        if let zone = configuredZone(user) { return zone }
-        if warnedOffset.insert(user).inserted {
-            warn(user, "instant_offset (as written)")
-        }
-        return zones.id(fixedOffset: instant.offsetSeconds)
+        resolver(user).zone(at: instant)
     }
 
     /// The user's zone on a local date: the zone in effect when the date began.

@@ -115,7 +115,7 @@ extension PipelineRunner {
                 builders.map { build in
                     {
                         let table = build()
-                        _ = try TableWriters.writeCSV(table, to: folder + "/\(table.name).csv", guardFormulas: false)
+                        try TableWriters.writeCSV(table, to: folder + "/\(table.name).csv", guardFormulas: false)
                         return (table.name, table.fields)
                     }
                 }
@@ -148,7 +148,7 @@ extension PipelineRunner {
             let writer = try CSVReportWriter(path: path, header: ReportTables.rejectsHeader)
             for row in rejectRows { try writer.append(row: row) }
             try writer.finish()
-            return [("rejects/rejects.csv", writer.rows, try SHA256Hasher.hex(file: path))]
+            return [("rejects/rejects.csv", writer.rows, writer.sha256 ?? "")]
         }
         debugRSS("partitions done")
         // Merges hold a row group each (tens of MB), far less than a

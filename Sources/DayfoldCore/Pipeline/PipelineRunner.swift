@@ -160,7 +160,7 @@ public struct PipelineRunner {
                     let relative = "snapshots/\(name).parquet"
                     let path = publisher.path(relative)
                     // Digests are taken as the files are written, not read back.
-                    let (rows, digest) = try TableWriters.writeParquetHashed(built, to: path)
+                    let (rows, digest) = try TableWriters.writeParquet(built, to: path)
                     if debug { try TableWriters.writeCSV(built, to: publisher.path("debug/\(name).csv")) }
                     debugRSS("write: \(relative)")
                     return (relative, rows, digest)
@@ -169,7 +169,7 @@ public struct PipelineRunner {
             for (relative, table) in reportTables {
                 jobs.append {
                     let path = publisher.path(relative)
-                    let (rows, digest) = try TableWriters.writeCSVHashed(table(), to: path)
+                    let (rows, digest) = try TableWriters.writeCSV(table(), to: path)
                     debugRSS("write: \(relative)")
                     return (relative, rows, digest)
                 }

@@ -8,14 +8,11 @@ enum TableWriters {
     /// CSV is written from typed columns made this many rows at a time.
     static let csvChunkRows = 1 << 14
 
-    /// Returns the number of data rows written.
+    /// Returns the number of data rows written and the SHA-256 of the bytes
+    /// written (taken as they are written: the manifest's digest needs no
+    /// reading back).
     @discardableResult
-    static func writeCSV(_ table: OutputTable, to path: String, guardFormulas: Bool = true) throws -> Int {
-        try writeCSVHashed(table, to: path, guardFormulas: guardFormulas).rows
-    }
-
-    /// `writeCSV`, with the SHA-256 of the bytes written.
-    static func writeCSVHashed(
+    static func writeCSV(
         _ table: OutputTable, to path: String, guardFormulas: Bool = true
     ) throws -> (rows: Int, sha256: String) {
         let writer = try CSVReportWriter(path: path, header: table.header, guardFormulas: guardFormulas)
@@ -31,13 +28,9 @@ enum TableWriters {
     /// core while the current one is encoded, compressed and written: for the
     /// largest table, which otherwise finishes alone, that is most of its time.
     /// At most two row groups are in memory.
+    /// Returns the number of data rows written and the SHA-256 of the bytes written.
     @discardableResult
-    static func writeParquet(_ table: OutputTable, to path: String) throws -> Int {
-        try writeParquetHashed(table, to: path).rows
-    }
-
-    /// `writeParquet`, with the SHA-256 of the bytes written.
-    static func writeParquetHashed(_ table: OutputTable, to path: String) throws -> (rows: Int, sha256: String) {
+    static func writeParquet(_ table: OutputTable, to path: String) throws -> (rows: Int, sha256: String) {
         let writer = try ParquetFileWriter(path: path, fields: table.fields)
         let ranges = stride(from: 0, to: table.rowCount, by: rowGroupRows).map {
             $0..<min($0 + rowGroupRows, table.rowCount)

@@ -10,11 +10,12 @@ struct ParquetColumnChunkWriter: Sendable {
     var pageSizeLimit = defaultPageSizeLimit
     var compressor = ZstdCompressor()
 
-    /// The chunk's bytes and its metadata; `fileOffset` is where the bytes will be written.
+    /// The chunk's bytes and its metadata. Its `dataPageOffset` is 0: the file
+    /// writer sets it when it writes the chunk (chunks are encoded side by
+    /// side, before their places in the file are known).
     func encode(
         _ column: ParquetColumnData,
         field: ParquetField,
-        fileOffset: Int64,
         path: String
     ) throws(ParquetError) -> (bytes: [UInt8], metadata: ParquetColumnChunkMetadata) {
         var chunk: [UInt8] = []
@@ -68,7 +69,7 @@ struct ParquetColumnChunkWriter: Sendable {
             valueCount: Int64(column.count),
             totalUncompressedSize: uncompressedTotal,
             totalCompressedSize: Int64(chunk.count),
-            dataPageOffset: fileOffset,
+            dataPageOffset: 0,
             statistics: ParquetColumnStatistics(of: column)
         )
         return (chunk, metadata)

@@ -124,7 +124,7 @@ public final class ParquetFileWriter {
         do {
             encoded = try ParallelJobs(
                 zip(fields, columns).map { field, column in
-                    { try writer.encode(column, field: field, fileOffset: 0, path: path) }
+                    { try writer.encode(column, field: field, path: path) }
                 }
             ).run()
         } catch let error as ParquetError {

@@ -239,6 +239,12 @@ struct CSVRow {
         return record.string(index)
     }
 
+    /// Whether the column is there and not NULL (without taking its bytes).
+    func has(_ column: Int) -> Bool {
+        guard let index = fieldIndex(column) else { return false }
+        return !record.isNull(index)
+    }
+
     /// The field's raw bytes, without validation (nil for NULL or an absent column).
     func slice(_ column: Int) -> ArraySlice<UInt8>? {
         guard let index = fieldIndex(column) else { return nil }

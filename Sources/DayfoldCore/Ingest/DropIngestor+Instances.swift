@@ -72,39 +72,31 @@ extension DropIngestor {
         for file in layout.instances {
             try readCSV(file, kind: "instances", columns: spec, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
-                let id = row.slice(0)
-                if id == nil { row.fail("missing_column:id") }
-                let relationshipID = row.slice(1)
-                if relationshipID == nil { row.fail("missing_column:relationship_id") }
-                let date = prepared?.date ?? row.date(2)
-                var zone: ZoneID?
-                if let zoneName = row.slice(3) {
-                    let (key, isNew) = zoneNames.intern(zoneName)
-                    if isNew { zoneOfName.append(drop.zones.id(named: String(decoding: zoneName, as: UTF8.self))) }
-                    zone = zoneOfName[Int(key)]
-                    if zone == nil { row.fail("unknown_timezone:timezone") }
-                } else {
-                    row.fail("missing_column:timezone")
-                }
-                let kind = row.slice(4)
-                if kind == nil { row.fail("missing_column:task_kind") }
-                let sourceKey = row.slice(5)
-                if sourceKey == nil { row.fail("missing_column:source_key") }
-                let status = prepared?.status ?? row.status(6)
+                // The first problem found is the reject reason: each check
+                // returns at once. (Unwrapping the fields together kept them
+                // in a tuple of optionals, destroyed through the runtime.)
+                guard let id = row.slice(0) else { return row.fail("missing_column:id") }
+                guard row.has(1) else { return row.fail("missing_column:relationship_id") }
+                guard let date = prepared?.date ?? row.date(2) else { return }
+                guard let zoneName = row.slice(3) else { return row.fail("missing_column:timezone") }
+                let (zoneKey, isNewZone) = zoneNames.intern(zoneName)
+                if isNewZone { zoneOfName.append(drop.zones.id(named: String(decoding: zoneName, as: UTF8.self))) }
+                guard let zone = zoneOfName[Int(zoneKey)] else { return row.fail("unknown_timezone:timezone") }
+                guard let kind = row.slice(4) else { return row.fail("missing_column:task_kind") }
+                guard row.has(5) else { return row.fail("missing_column:source_key") }
+                guard let status = prepared?.status ?? row.status(6) else { return }
                 if prepared?.instantsValid != true {
                     for column in InstanceFields.instantColumns { _ = row.instant(column) }
+                    if row.rejectReason != nil { return }
                 }
-                guard row.rejectReason == nil, let id, let relationshipID, let date, let zone, let kind, let sourceKey,
-                    let status
-                else { return }
-                guard let relationship = prepared?.relationship ?? relationship(relationshipID) else {
+                guard let relationship = prepared?.relationship ?? relationship(row.slice(1)) else {
                     row.fail("unknown_relationship")
                     return
                 }
                 let schema = schema(row.slice(7))
                 if !schema.valid { invalidSchemas += 1 }
                 let key = keys.intern(
-                    prepared?.key ?? DropIngestor.idempotencyKey(relationship, date, kind, sourceKey)
+                    prepared?.key ?? DropIngestor.idempotencyKey(relationship, date, kind, row.slice(5) ?? [])
                 ).index
                 candidates.append(
                     InstanceCandidate(

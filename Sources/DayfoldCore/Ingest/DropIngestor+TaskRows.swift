@@ -21,17 +21,14 @@ extension DropIngestor {
         for file in layout.statusEvents {
             try readCSV(file, kind: "status_events", columns: spec, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
-                let reference = taskReference(&row)
-                let status = prepared?.status ?? row.status(5)
-                let occurred = prepared?.instant ?? row.instant(6)
-                guard row.rejectReason == nil, let reference, let status, let occurred else { return }
-                guard let task = decideTaskRow(reference, at: occurred.instant, &row, &dedup, prepared) else {
-                    return
-                }
-                if options.retainRows {
+                guard referencesTask(&row), let status = prepared?.status ?? row.status(5),
+                    let occurred = prepared?.instant ?? row.instant(6)
+                else { return }
+                guard let task = decideTaskRow(at: occurred.instant, &row, &dedup, prepared) else { return }
+                if options.retainRows, let id = row.slice(0) {
                     drop.events.append(
                         StatusEvent(
-                            id: drop.eventIDs.append(reference.id), task: task, toStatus: status,
+                            id: drop.eventIDs.append(id), task: task, toStatus: status,
                             occurredAt: occurred.instant, offsetSeconds: occurred.offsetSeconds,
                             reason: row.slice(7).map { eventReasons.string($0) }))
                 }
@@ -39,24 +36,25 @@ extension DropIngestor {
         }
     }
 
-    /// The leading fields events and value entries share: id, task id,
-    /// relationship id (columns 0–2), device and operation (3–4).
-    struct TaskRowReference {
-        var id: ArraySlice<UInt8>
-        var taskID: ArraySlice<UInt8>
-        var relationshipID: ArraySlice<UInt8>
-    }
-
-    /// Reads columns 0–2; a missing one rejects the row.
-    private func taskReference(_ row: inout CSVRow) -> TaskRowReference? {
-        let id = row.slice(0)
-        if id == nil { row.fail("missing_column:id") }
-        let taskID = row.slice(1)
-        if taskID == nil { row.fail("missing_column:daily_task_instance_id") }
-        let relationshipID = row.slice(2)
-        if relationshipID == nil { row.fail("missing_column:relationship_id") }
-        guard let id, let taskID, let relationshipID else { return nil }
-        return TaskRowReference(id: id, taskID: taskID, relationshipID: relationshipID)
+    /// Checks the leading fields events and value entries share: id, task
+    /// id, relationship id (columns 0–2); a missing one rejects the row.
+    /// Their bytes are taken where they are used: holding the three
+    /// together kept them in an aggregate of optionals, destroyed through
+    /// the runtime for every row.
+    private func referencesTask(_ row: inout CSVRow) -> Bool {
+        guard row.has(0) else {
+            row.fail("missing_column:id")
+            return false
+        }
+        guard row.has(1) else {
+            row.fail("missing_column:daily_task_instance_id")
+            return false
+        }
+        guard row.has(2) else {
+            row.fail("missing_column:relationship_id")
+            return false
+        }
+        return true
     }
 
     /// The shared decisions for an event or value entry whose fields are
@@ -65,19 +63,16 @@ extension DropIngestor {
     /// as an earlier row (duplicate, the first in file order is kept) →
     /// accepted. Returns the task index when accepted.
     private func decideTaskRow(
-        _ reference: TaskRowReference, at instant: Instant, _ row: inout CSVRow, _ dedup: inout TaskRowDeduplicator,
-        _ prepared: TaskRowFields?
+        at instant: Instant, _ row: inout CSVRow, _ dedup: inout TaskRowDeduplicator, _ prepared: TaskRowFields?
     ) -> Int? {
-        guard let decision = resolveTask(reference.taskID, reference.relationshipID, &row, prepared) else {
-            return nil
-        }
+        guard let decision = resolveTask(&row, prepared) else { return nil }
         guard let task = decision, !isAfterAsOf(instant) else {
             row.fate = .ignored
             return nil
         }
         // Keys are kept as 64-bit fingerprints (as health samples are): one
         // probe of a flat table each, 8 bytes per accepted row.
-        let idKey = prepared?.idKey ?? TaskRowDeduplicator.idKey(reference.id)
+        let idKey = prepared?.idKey ?? TaskRowDeduplicator.idKey(row.slice(0) ?? [])
         if dedup.ids.contains(idKey) {
             row.fate = .duplicate
             return nil
@@ -85,7 +80,7 @@ extension DropIngestor {
         var retry: UInt64?
         if let operation = row.slice(4) {
             let key =
-                prepared?.retryKey ?? TaskRowDeduplicator.retryKey(reference.relationshipID, row.slice(3), operation)
+                prepared?.retryKey ?? TaskRowDeduplicator.retryKey(row.slice(2), row.slice(3), operation)
             if dedup.retries.contains(key) {
                 row.fate = .duplicate
                 return nil
@@ -108,11 +103,9 @@ extension DropIngestor {
 
     /// Looks up the task a row refers to: nil when the row is rejected
     /// (unknown task, relationship mismatch); `.some(nil)` when the task is ignored.
-    private func resolveTask(
-        _ taskID: ArraySlice<UInt8>, _ relationshipID: ArraySlice<UInt8>, _ row: inout CSVRow,
-        _ prepared: TaskRowFields?
-    ) -> Int?? {
-        let reference = taskIDs.find(taskID, hash: prepared?.taskHash).map { taskOfID[Int($0)] } ?? .none
+    private func resolveTask(_ row: inout CSVRow, _ prepared: TaskRowFields?) -> Int?? {
+        let reference =
+            row.slice(1).flatMap { taskIDs.find($0, hash: prepared?.taskHash) }.map { taskOfID[Int($0)] } ?? .none
         let owner: Int
         switch reference {
         case .none:
@@ -121,7 +114,7 @@ extension DropIngestor {
         case .accepted(_, let relationship): owner = relationship
         case .ignored(let relationship): owner = relationship
         }
-        guard (prepared?.relationship ?? relationship(relationshipID)) == owner else {
+        guard (prepared?.relationship ?? relationship(row.slice(2))) == owner else {
             row.fail("relationship_mismatch")
             return nil
         }
@@ -142,14 +135,12 @@ extension DropIngestor {
         for file in layout.valueEntries {
             try readCSV(file, kind: "value_entries", columns: spec, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
-                let reference = taskReference(&row)
+                guard referencesTask(&row) else { return }
                 if prepared?.numberValid != true { _ = row.number(5) }
                 let recorded = prepared?.instant ?? row.instant(6)
                 let status = row.choice(7, .valueEntryStatus) ?? "ACCEPTED"
-                guard row.rejectReason == nil, let reference, let recorded else { return }
-                guard let task = decideTaskRow(reference, at: recorded.instant, &row, &dedup, prepared) else {
-                    return
-                }
+                guard row.rejectReason == nil, let recorded else { return }
+                guard let task = decideTaskRow(at: recorded.instant, &row, &dedup, prepared) else { return }
                 if options.retainRows {
                     drop.valueEntries.append(
                         ValueEntry(

@@ -24,32 +24,58 @@ public enum ReportTables {
 
     /// `relationship_days` (the snapshot) and `coach_daily_summary.csv` (the report).
     public static func relationshipDays(_ result: RunResult, name: String = "relationship_days") -> OutputTable {
-        var rows: [(relationship: Int32, position: Int32)] = []
-        for index in relationshipOrder(result) {
-            for position in result.relationshipDays[index].indices { rows.append((Int32(index), Int32(position))) }
+        // The days in output order, copied once: read through the nested
+        // per-relationship arrays, each of the table's cells (written twice,
+        // as the report and the snapshot) took and released an array.
+        var days: [RelationshipDay] = []
+        let order = relationshipOrder(result)
+        days.reserveCapacity(order.reduce(0) { $0 + result.relationshipDays[$1].count })
+        for index in order { days.append(contentsOf: result.relationshipDays[index]) }
+        let relationships = result.drop.relationships
+        let fields = [
+            field("relationship_id", .string), field("client_user_id", .string), field("local_date", .date),
+            field("timezone", .string), field("tasks_total", .int64), field("scored", .int64),
+            field("completed", .int64), field("skipped", .int64), field("missed", .int64), field("open", .int64),
+            field("excluded", .int64), field("info_cards", .int64), field("adherence", .double, nullable: true),
+            field("day_state", .string), field("streak_length", .int64),
+        ]
+        // All columns of a row group in one pass over its days.
+        return OutputTable(name: name, rowCount: days.count, fields: fields) { range in
+            var relationshipID = ParquetByteColumn()
+            var clientID = ParquetByteColumn()
+            var timezone = ParquetByteColumn()
+            var state = ParquetByteColumn()
+            relationshipID.reserveRows(range.count)
+            clientID.reserveRows(range.count)
+            timezone.reserveRows(range.count)
+            state.reserveRows(range.count)
+            var dates: [Int32?] = []
+            var adherence: [Double?] = []
+            dates.reserveCapacity(range.count)
+            adherence.reserveCapacity(range.count)
+            var counts = [[Int64?]](repeating: [], count: 9)
+            for column in counts.indices { counts[column].reserveCapacity(range.count) }
+            for row in range {
+                let day = days[row]
+                relationshipID.append(relationships[day.relationship].id)
+                clientID.append(relationships[day.relationship].clientUserID)
+                dates.append(day.date.days)
+                timezone.append(day.timezone)
+                counts[0].append(Int64(day.tasksTotal))
+                counts[1].append(Int64(day.scored))
+                counts[2].append(Int64(day.completed))
+                counts[3].append(Int64(day.skipped))
+                counts[4].append(Int64(day.missed))
+                counts[5].append(Int64(day.open))
+                counts[6].append(Int64(day.excluded))
+                counts[7].append(Int64(day.infoCards))
+                counts[8].append(Int64(day.streakLength))
+                adherence.append(day.adherence)
+                state.append(day.state.rawValue)
+            }
+            return [.utf8(relationshipID), .utf8(clientID), .int32(dates), .utf8(timezone)]
+                + counts[0..<8].map { .int64($0) } + [.double(adherence), .utf8(state), .int64(counts[8])]
         }
-        let days = result.relationshipDays
-        // Values are read in place: a copied day would retain its zone name per value.
-        func count(_ name: String, _ value: @escaping (borrowing RelationshipDay) -> Int) -> OutputColumn {
-            OutputColumn(name, .int { Int64(value(days[Int(rows[$0].relationship)][Int(rows[$0].position)])) })
-        }
-        return OutputTable(
-            name: name, rowCount: rows.count,
-            columns: relationshipColumns(result) { Int(rows[$0].relationship) } + [
-                OutputColumn("local_date", .date { days[Int(rows[$0].relationship)][Int(rows[$0].position)].date }),
-                OutputColumn(
-                    "timezone", .string { days[Int(rows[$0].relationship)][Int(rows[$0].position)].timezone }),
-                count("tasks_total") { $0.tasksTotal }, count("scored") { $0.scored },
-                count("completed") { $0.completed }, count("skipped") { $0.skipped },
-                count("missed") { $0.missed }, count("open") { $0.open }, count("excluded") { $0.excluded },
-                count("info_cards") { $0.infoCards },
-                OutputColumn(
-                    "adherence", nullable: true,
-                    .double { days[Int(rows[$0].relationship)][Int(rows[$0].position)].adherence }),
-                OutputColumn(
-                    "day_state", .string { days[Int(rows[$0].relationship)][Int(rows[$0].position)].state.rawValue }),
-                count("streak_length") { $0.streakLength },
-            ])
     }
 
     public static func streaks(_ result: RunResult) -> OutputTable {

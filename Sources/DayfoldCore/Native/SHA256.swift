@@ -59,14 +59,16 @@ public struct SHA256Hasher {
             for index in 0..<8 { block[63 - index] = UInt8(truncatingIfNeeded: bits >> (8 * UInt64(index))) }
             SHA256_Transform(&hasher.context, block.baseAddress)
         }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
-            withUnsafeBytes(of: hasher.context.h) { words in
+        // The state words are the digest (big-endian): eight hex digits each.
+        withUnsafeBytes(of: hasher.context.h) { words in
+            output.append(addingCapacity: 64) { span in
                 for index in 0..<8 {
-                    let word = words.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)
-                    for byte in 0..<4 { digest[4 * index + byte] = UInt8(truncatingIfNeeded: word >> (24 - 8 * byte)) }
+                    let digits = hexDigits(of: words.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self))
+                    for shift in stride(from: 0, to: 64, by: 8) {
+                        span.append(UInt8(truncatingIfNeeded: digits >> shift))
+                    }
                 }
             }
-            appendHexDigits(digest, into: &output)
         }
     }
 
@@ -88,6 +90,21 @@ public struct SHA256Hasher {
 }
 
 private let hexDigits = Array("0123456789abcdef".utf8)
+
+/// The eight lowercase hex digits of `word`, most significant first, as the
+/// bytes of a little-endian UInt64: each nibble is spread into its own byte,
+/// then turned into a digit by adding '0', plus 39 more for 10–15 (all
+/// eight at once, with no table and no branch).
+@inline(__always) func hexDigits(of word: UInt32) -> UInt64 {
+    var spread = UInt64(word)
+    spread = ((spread & 0xFFFF_0000) << 16) | (spread & 0x0000_FFFF)
+    spread = ((spread & 0x0000_FF00_0000_FF00) << 8) | (spread & 0x0000_00FF_0000_00FF)
+    spread = ((spread & 0x00F0_00F0_00F0_00F0) << 4) | (spread & 0x000F_000F_000F_000F)
+    // Byte k now holds nibble k (least significant first): reverse for reading order.
+    spread = spread.byteSwapped
+    let letters = ((spread &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+    return spread &+ 0x3030_3030_3030_3030 &+ letters &* 0x27
+}
 
 /// Two lowercase hex digits per byte, written into room taken once.
 func appendHexDigits(_ bytes: some Collection<UInt8>, into output: inout [UInt8]) {

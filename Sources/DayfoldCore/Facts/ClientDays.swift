@@ -5,10 +5,10 @@ public struct ClientDay: Sendable {
     public var timezone: String
     public var journalEntries = 0
     /// energy_kcal, protein_g, carbs_g, fat_g from the journal.
-    public var journal: [Double?] = [nil, nil, nil, nil]
+    public var journal = Nutrients()
     public var healthRecords = 0
     /// energy_kcal, protein_g, carbs_g, fat_g from health imports.
-    public var health: [Double?] = [nil, nil, nil, nil]
+    public var health = Nutrients()
     public var waterMl: Double?
     public var steps: Double?
     public var bodyMassKg: Double?
@@ -87,10 +87,13 @@ public enum ClientDayBuilder {
                 continue
             }
             var days: [ClientDay] = []
+            days.reserveCapacity(Int(today.days - first.days) + 1)
             var zoneNames: [ZoneID: String] = [:]
+            // Without a zone history the zone is the same on every date: asked once.
+            let sameZone = zones.hasHistory(user) ? nil : zones.zone(user, on: first)
             for offset in 0...Int(today.days - first.days) {
                 let date = first.adding(days: offset)
-                let zone = zones.zone(user, on: date)
+                let zone = sameZone ?? zones.zone(user, on: date)
                 let name = zoneNames[zone] ?? zones.zones.name(of: zone)
                 zoneNames[zone] = name
                 days.append(ClientDay(date: date, timezone: name))

@@ -4,7 +4,7 @@
 public struct HealthDay: Sendable {
     public var records = 0
     /// energy_kcal, protein_g, carbs_g, fat_g
-    public var dietary: [Double?] = [nil, nil, nil, nil]
+    public var dietary = Nutrients()
     public var waterMl: Double?
     public var stepsBySource: [Int32: Double] = [:]
     /// (start, end, order, value) of the latest body-mass sample.

@@ -81,6 +81,13 @@ public final class UserZones: @unchecked Sendable {
         return utc(user)
     }
 
+    /// Whether the user has a zone history (otherwise `zone(_:on:)` gives
+    /// the same zone on every date).
+    func hasHistory(_ user: String) -> Bool {
+        guard let rows = history[user] else { return false }
+        return !rows.isEmpty
+    }
+
     /// The user's zone with no instant and no history: UTC, the last fallback.
     func utc(_ user: String) -> ZoneID {
         if warnedUTC.insert(user).inserted {

@@ -23,48 +23,87 @@ extension DropIngestor {
     /// non-numeric → after as-of → self-source → exact duplicate → accepted.
     /// Returns the fingerprint it claimed when accepted (taken back if the import fails).
     func decideHealth(_ row: HealthRow) -> (fate: RowFate, reason: String?, claimed: UInt64?) {
-        guard let type = row.type else { return (.rejected, "missing_column:type", nil) }
-        guard let metric = HealthTypes.metric(forType: type) else { return (.ignored, nil, nil) }
-        guard let userBytes = row.user else { return (.rejected, "missing_column:user_id", nil) }
-        guard let valueBytes = row.value else { return (.rejected, "missing_column:value", nil) }
-        guard let unitBytes = row.unit else { return (.rejected, "missing_column:unit", nil) }
-        guard let startBytes = row.start else { return (.rejected, "missing_column:start", nil) }
-        guard let start = InstantParser.parse(startBytes) else { return (.rejected, "bad_instant:start", nil) }
+        switch judgeHealth(row) {
+        case .rejected(let reason): return (.rejected, reason, nil)
+        case .ignored: return (.ignored, nil, nil)
+        case .candidate(let candidate):
+            guard commitHealth(candidate) else { return (.duplicate, nil, nil) }
+            return (.accepted, nil, candidate.key)
+        }
+    }
+
+    /// A health row that passed every check but the duplicate one.
+    struct HealthCandidate {
+        var key: UInt64
+        var sample: HealthIngestState.Sample
+    }
+
+    /// What a health row's own fields decide.
+    enum HealthJudgement {
+        case rejected(String)
+        case ignored
+        case candidate(HealthCandidate)
+    }
+
+    /// Every check of `decideHealth` but the exact-duplicate one, which
+    /// depends on the rows before (see `commitHealth`).
+    func judgeHealth(_ row: HealthRow) -> HealthJudgement {
+        guard let type = row.type else { return .rejected("missing_column:type") }
+        guard let typeIndex = health.typeIndex(type) else { return .ignored }
+        let metric = HealthTypes.metric(atIndex: typeIndex)
+        guard let userBytes = row.user else { return .rejected("missing_column:user_id") }
+        guard let valueBytes = row.value else { return .rejected("missing_column:value") }
+        guard let unitBytes = row.unit else { return .rejected("missing_column:unit") }
+        guard let startBytes = row.start else { return .rejected("missing_column:start") }
+        guard let start = InstantParser.parse(startBytes) else { return .rejected("bad_instant:start") }
         var end: Instant?
         if let endBytes = row.end {
-            guard let parsed = InstantParser.parse(endBytes) else { return (.rejected, "bad_instant:end", nil) }
+            guard let parsed = InstantParser.parse(endBytes) else { return .rejected("bad_instant:end") }
             end = parsed.instant
         }
-        let unit = health.units.string(unitBytes)
+        let unitIndex = health.units.intern(unitBytes)
+        let unit = health.units[unitIndex]
         let raw = parseDouble(valueBytes)
         guard let normalized = HealthTypes.normalize(raw ?? 0, unit: unit, metric: metric) else {
-            return (.rejected, "unknown_unit:\(unit)/\(String(decoding: type, as: UTF8.self))", nil)
+            return .rejected("unknown_unit:\(unit)/\(String(decoding: type, as: UTF8.self))")
         }
-        guard let raw else { return (.rejected, "non_numeric:value", nil) }
-        if isAfterAsOf(start.instant) { return (.ignored, nil, nil) }
+        guard let raw else { return .rejected("non_numeric:value") }
+        if isAfterAsOf(start.instant) { return .ignored }
         let bundle = row.bundleID.map { health.sources.intern($0) } ?? -1
         let name = row.sourceName.map { health.sources.intern($0) } ?? -1
-        if isSelfSource(bundle) || isSelfSource(name) { return (.ignored, nil, nil) }
+        if isSelfSource(bundle) || isSelfSource(name) { return .ignored }
         let user = health.users.intern(userBytes)
         var fingerprint = Fingerprint()
+        // Type and unit by their indexes: one each per distinct text, so
+        // rows differ in them exactly when their texts differ.
         fingerprint.combine(Int64(user))
-        fingerprint.combine(type)
+        fingerprint.combine(Int64(typeIndex))
         fingerprint.combine(Int64(bundle))
         fingerprint.combine(Int64(name))
         fingerprint.combine(start.instant.micros)
         fingerprint.combine(end?.micros ?? Int64.min)
         fingerprint.combine(raw.bitPattern)
-        fingerprint.combine(unitBytes)
-        let key = fingerprint.value
-        guard health.seen.insert(key) else { return (.duplicate, nil, nil) }
+        fingerprint.combine(Int64(unitIndex))
+        return .candidate(
+            HealthCandidate(
+                key: fingerprint.value,
+                sample: HealthIngestState.Sample(
+                    user: user, metric: metric, value: normalized, source: health.sourcePair(bundle, name),
+                    start: start, end: end, order: 0)))
+    }
+
+    /// The exact-duplicate check, in row order: false when an earlier row
+    /// had the same fingerprint; otherwise the sample is accepted (and kept
+    /// for the day tables, numbered in acceptance order).
+    func commitHealth(_ candidate: HealthCandidate) -> Bool {
+        guard health.seen.insert(candidate.key) else { return false }
         if options.retainRows {
             health.order += 1
-            health.pending.append(
-                HealthIngestState.Sample(
-                    user: user, metric: metric, value: normalized, source: health.sourcePair(bundle, name),
-                    start: start, end: end, order: health.order))
+            var sample = candidate.sample
+            sample.order = health.order
+            health.pending.append(sample)
         }
-        return (.accepted, nil, key)
+        return true
     }
 
     /// Folds the accepted samples into per-user, per-day aggregates in the
@@ -124,6 +163,20 @@ extension DropIngestor {
         ])
         let required = ["user_id", "type", "value", "unit", "start"]
         if options.retainRows { health.pending.reserveCapacity(roomForRows(layout.healthCSV, shortestRow: 120)) }
+        health.seen.reserve(expectedRows(layout.healthCSV, bytesPerRow: 200))
+        // Candidates wait in short runs before their duplicate check: the
+        // check probes a set too large for the cache, and committing a run
+        // in order lets each probe's slot be loaded a few rows ahead.
+        var waiting: [(HealthCandidate, Int)] = []
+        waiting.reserveCapacity(256)
+        func commitWaiting() {
+            let ahead = 8
+            for index in waiting.indices {
+                if index + ahead < waiting.count { health.seen.prefetch(waiting[index + ahead].0.key) }
+                count(waiting[index].1, commitHealth(waiting[index].0) ? .accepted : .duplicate)
+            }
+            waiting.removeAll(keepingCapacity: true)
+        }
         for file in layout.healthCSV {
             var missingColumn: String?
             try readCSV(file, kind: "health", columns: spec) { row, account in
@@ -145,9 +198,16 @@ extension DropIngestor {
                     row.fail("missing_column:\(missing)")
                     return
                 }
-                let decision = decideHealth(fields)
-                if let reason = decision.reason { row.fail(reason) } else { row.fate = decision.fate }
+                switch judgeHealth(fields) {
+                case .rejected(let reason): row.fail(reason)
+                case .ignored: row.fate = .ignored
+                case .candidate(let candidate):
+                    // Counted when committed (row.fate stays nil).
+                    waiting.append((candidate, account))
+                    if waiting.count == 256 { commitWaiting() }
+                }
             }
+            commitWaiting()
         }
     }
 }
@@ -161,6 +221,16 @@ final class HealthIngestState {
     var selfSource: [Bool] = []
     var seen = FingerprintSet()
     var order = 0
+    private var lastType = LastKeyCache<Int?>()
+
+    /// `HealthTypes.index(forType:)`, with the last type remembered (a file
+    /// holds a handful of types, in runs).
+    func typeIndex(_ type: ArraySlice<UInt8>) -> Int? {
+        if let known = lastType.value(for: type) { return known }
+        let index = HealthTypes.index(forType: type)
+        lastType.store(type, index)
+        return index
+    }
     /// Accepted samples not yet given their local day (see `aggregateHealth`).
     var pending: [Sample] = []
 

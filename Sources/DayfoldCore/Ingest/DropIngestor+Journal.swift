@@ -23,19 +23,19 @@ extension DropIngestor {
         var entryIDs = ByteKeyTable()
         for file in layout.journal {
             let handle: (inout CSVRow, Int) throws -> Void = { row, account in
-                let entryID = row.slice(0)
-                if entryID == nil { row.fail("missing_column:entry_id") }
-                let userBytes = row.slice(1)
-                if userBytes == nil { row.fail("missing_column:user_id") }
-                let cooked = row.instant(2)
-                let revision = row.integer(3)
+                // The first problem found is the reject reason: each check
+                // returns at once (unwrapping the fields together kept them
+                // in a tuple of optionals, destroyed through the runtime).
+                guard let entryID = row.slice(0) else { return row.fail("missing_column:entry_id") }
+                guard let userBytes = row.slice(1) else { return row.fail("missing_column:user_id") }
+                guard let cooked = row.instant(2), let revision = row.integer(3) else { return }
                 let portion = row.number(4) ?? 1.0
                 let energy = row.number(5)
                 let protein = row.number(6)
                 let carbs = row.number(7)
                 let fat = row.number(8)
                 let deleted = row.bool(9) ?? false
-                guard row.rejectReason == nil, let entryID, let userBytes, let cooked, let revision else { return }
+                guard row.rejectReason == nil else { return }
                 if self.isAfterAsOf(cooked.instant) {
                     row.fate = .ignored
                     return

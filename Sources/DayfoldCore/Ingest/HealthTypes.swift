@@ -14,7 +14,13 @@ enum HealthTypes {
         return table
     }()
 
-    static func metric(forType type: ArraySlice<UInt8>) -> Metric? { table.find(type).map { metrics[Int($0)] } }
+    static func metric(forType type: ArraySlice<UInt8>) -> Metric? { index(forType: type).map { metrics[$0] } }
+
+    /// The type's position among the types read (0–6), or nil for another type.
+    static func index(forType type: ArraySlice<UInt8>) -> Int? { table.find(type).map(Int.init) }
+
+    /// The metric of the type at `index` (as `index(forType:)` gives it).
+    static func metric(atIndex index: Int) -> Metric { metrics[index] }
 
     /// Converts `value` in `unit` to the metric's unit; nil for a unit the
     /// metric does not accept (units are case-sensitive).

@@ -1,0 +1,29 @@
+import Foundation
+
+/// The last byte string looked up and what it resolved to. Rows often repeat
+/// the previous row's value (a user's samples come together, a unit or a
+/// kind runs on for many rows): comparing those bytes costs less than
+/// hashing them and probing a table.
+struct LastKeyCache<Value> {
+    private var key: [UInt8] = []
+    private var value: Value?
+
+    /// The value stored for exactly these bytes, if they are the last key.
+    func value(for bytes: ArraySlice<UInt8>) -> Value? {
+        guard let value, bytes.count == key.count else { return nil }
+        let same = bytes.withUnsafeBytes { new in
+            key.withUnsafeBytes { old in
+                guard let newBase = new.baseAddress, let oldBase = old.baseAddress else { return new.count == 0 }
+                return memcmp(newBase, oldBase, new.count) == 0
+            }
+        }
+        return same ? value : nil
+    }
+
+    /// Makes `bytes` the last key.
+    mutating func store(_ bytes: ArraySlice<UInt8>, _ value: Value) {
+        key.removeAll(keepingCapacity: true)
+        key.append(contentsOf: bytes)
+        self.value = value
+    }
+}

@@ -15,8 +15,11 @@ static inline int dayfold_limit_malloc_arenas(int arenas) {
 /* For a whole run in a process that exits after it: buffers up to 32 MB
    (glibc's largest threshold) come from the heap, and freed heap memory is
    kept for reuse instead of being given back, so memory freed and allocated
-   again is not faulted in and zeroed by the kernel a second time. */
+   again is not faulted in and zeroed by the kernel a second time. One arena
+   for all threads: memory one thread freed (ingest's tables) is reused by
+   the next (the writers') instead of staying in its own arena. */
 static inline void dayfold_keep_freed_memory(void) {
+    mallopt(M_ARENA_MAX, 1);
     mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
     mallopt(M_TOP_PAD, 64 * 1024 * 1024);

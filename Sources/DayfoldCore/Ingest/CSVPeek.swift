@@ -1,13 +1,47 @@
 /// A row as the preparing stage sees it (see `CSVSource.read`), before the
 /// reading thread does: raw field bytes by column position in the kind's list.
+/// The batch's buffer and field table are held here once per batch, and the
+/// record's first field once per record: a field is then two loads and a slice.
 struct CSVPeek {
-    let batch: CSVRecordBatch
-    var record: Int
+    private let bytes: [UInt8]
+    private let fields: FieldOffsets
+    private let batch: CSVRecordBatch
     let indexes: [Int]
+    /// The record's first field in `fields`, and its field count.
+    private var first = 0
+    private var fieldCount = 0
+
+    /// The record of the batch the peek shows.
+    var record: Int {
+        didSet { locate() }
+    }
+
+    init(batch: CSVRecordBatch, record: Int, indexes: [Int]) {
+        self.batch = batch
+        bytes = batch.bytes
+        fields = batch.fields
+        self.indexes = indexes
+        self.record = record
+        locate()
+    }
+
+    /// (A peek may be made for a record past the batch's last, e.g. after a
+    /// header-only batch: it shows no fields until moved to a record.)
+    private mutating func locate() {
+        guard record < batch.count else {
+            fieldCount = 0
+            return
+        }
+        first = record == 0 ? 0 : batch.recordEnds[record - 1]
+        fieldCount = batch.recordEnds[record] - first
+    }
 
     /// The field's bytes (nil for NULL or an absent column).
     func slice(_ column: Int) -> ArraySlice<UInt8>? {
-        guard let range = batch.fieldRange(record, indexes[column]), !range.isEmpty else { return nil }
-        return batch.bytes[range]
+        let index = indexes[column]
+        guard index >= 0, index < fieldCount else { return nil }
+        let start = fields.start(first + index)
+        let end = fields.end(first + index)
+        return start == end ? nil : bytes[start..<end]
     }
 }

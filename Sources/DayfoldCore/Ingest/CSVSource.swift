@@ -329,7 +329,9 @@ struct CSVRow {
         guard let index = present(column) else { return nil }
         let field = record.bytes[record.start(index)..<record.end(index)]
         if field.allSatisfy({ $0 < 0x80 }) {
-            for (bytes, text) in choices.names where field.elementsEqual(bytes) { return text }
+            for (bytes, text) in choices.names where bytes.count == field.count && field.elementsEqual(bytes) {
+                return text
+            }
         } else if let text = record.string(index), choices.allowed.contains(text) {
             return text
         }

@@ -13,7 +13,10 @@ public enum TaskStatus: String, Sendable, CaseIterable {
 
     /// The status named exactly by `bytes`, or nil.
     static func named(_ bytes: ArraySlice<UInt8>) -> TaskStatus? {
-        for (name, status) in utf8Names where bytes.elementsEqual(name) { return status }
+        // Lengths first: a byte-by-byte comparison only with the names as long.
+        for (name, status) in utf8Names where name.count == bytes.count && bytes.elementsEqual(name) {
+            return status
+        }
         return nil
     }
 }

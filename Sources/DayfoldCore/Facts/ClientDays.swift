@@ -54,24 +54,29 @@ public enum ClientDayBuilder {
     }
 
     /// Journal entries by user, in journal order, each with its local day.
-    /// One String lookup per entry: a user's slot holds its zone source
-    /// (taken once) and its entries.
+    /// Entries are grouped by their user's index (no String hashed per
+    /// entry); a user's slot holds its zone source (taken once) and its entries.
     static func journalByUser(_ drop: IngestedDrop) -> [String: [(LocalDate, JournalEntry)]] {
-        var slotOfUser: [String: Int] = [:]
+        var slotOfIndex: [Int] = []
+        var users: [String] = []
         var resolvers: [UserZones.Resolver] = []
         var grouped: [[(LocalDate, JournalEntry)]] = []
         for entry in drop.journal {
-            let slot =
-                slotOfUser[entry.userID]
-                ?? {
-                    slotOfUser[entry.userID] = resolvers.count
-                    resolvers.append(drop.userZones.resolver(entry.userID))
-                    grouped.append([])
-                    return resolvers.count - 1
-                }()
+            let index = Int(entry.userIndex)
+            if index >= slotOfIndex.count {
+                slotOfIndex.append(contentsOf: repeatElement(-1, count: index + 1 - slotOfIndex.count))
+            }
+            var slot = slotOfIndex[index]
+            if slot < 0 {
+                slot = grouped.count
+                slotOfIndex[index] = slot
+                users.append(entry.userID)
+                resolvers.append(drop.userZones.resolver(entry.userID))
+                grouped.append([])
+            }
             grouped[slot].append((resolvers[slot].localDate(entry.cookedAt), entry))
         }
-        return slotOfUser.mapValues { grouped[$0] }
+        return Dictionary(uniqueKeysWithValues: zip(users, grouped))
     }
 
     public static func build(_ drop: IngestedDrop, asOf: ParsedInstant, owned: Set<String>? = nil) -> [ClientTable] {
@@ -89,11 +94,10 @@ public enum ClientDayBuilder {
             var days: [ClientDay] = []
             days.reserveCapacity(Int(today.days - first.days) + 1)
             var zoneNames: [ZoneID: String] = [:]
-            // Without a zone history the zone is the same on every date: asked once.
-            let sameZone = zones.hasHistory(user) ? nil : zones.zone(user, on: first)
+            let schedule = zones.schedule(user)
             for offset in 0...Int(today.days - first.days) {
                 let date = first.adding(days: offset)
-                let zone = sameZone ?? zones.zone(user, on: date)
+                let zone = schedule.zone(on: date)
                 let name = zoneNames[zone] ?? zones.zones.name(of: zone)
                 zoneNames[zone] = name
                 days.append(ClientDay(date: date, timezone: name))

@@ -56,12 +56,10 @@ public enum RelationshipDayBuilder {
             if start <= end {
                 days.reserveCapacity(Int(end.days - start.days) + 1)
                 var zoneCache: [ZoneID: String] = [:]
-                let user = relationship.clientUserID
-                // Without a zone history the zone is the same on every date: asked once.
-                let sameZone = drop.userZones.hasHistory(user) ? nil : drop.userZones.zone(user, on: start)
+                let schedule = drop.userZones.schedule(relationship.clientUserID)
                 for offset in 0...Int(end.days - start.days) {
                     let date = start.adding(days: offset)
-                    let zone = sameZone ?? drop.userZones.zone(user, on: date)
+                    let zone = schedule.zone(on: date)
                     let name = zoneCache[zone] ?? drop.zones.name(of: zone)
                     zoneCache[zone] = name
                     days.append(RelationshipDay(relationship: index, date: date, timezone: name))

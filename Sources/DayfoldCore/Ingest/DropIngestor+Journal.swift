@@ -36,6 +36,7 @@ extension DropIngestor {
                 let fat = row.number(8)
                 let deleted = row.bool(9) ?? false
                 guard row.rejectReason == nil else { return }
+                let userIndex = journalUsers.intern(userBytes)
                 if self.isAfterAsOf(cooked.instant) {
                     row.fate = .ignored
                     return
@@ -44,7 +45,8 @@ extension DropIngestor {
                     JournalCandidate(
                         entryKey: entryIDs.intern(entryID).index, revision: revision, deleted: deleted,
                         entry: JournalEntry(
-                            userID: journalUsers.string(userBytes), cookedAt: cooked, portion: portion,
+                            userID: journalUsers[userIndex], userIndex: userIndex, cookedAt: cooked,
+                            portion: portion,
                             energyKcal: energy, proteinG: protein, carbsG: carbs, fatG: fat),
                         account: account))
             }

@@ -92,6 +92,9 @@ public struct InfoCard: Sendable {
 /// The winning, not deleted revision of a journal entry.
 public struct JournalEntry: Sendable {
     public var userID: String
+    /// The user's index among the drop's journal users (one per distinct
+    /// user id, from 0): grouping entries by user needs no String hashing.
+    public var userIndex: Int32
     public var cookedAt: ParsedInstant
     public var portion: Double
     /// Per serving; nil when the entry does not say (contributes nothing).

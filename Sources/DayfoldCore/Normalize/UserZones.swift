@@ -81,11 +81,26 @@ public final class UserZones: @unchecked Sendable {
         return utc(user)
     }
 
-    /// Whether the user has a zone history (otherwise `zone(_:on:)` gives
-    /// the same zone on every date).
-    func hasHistory(_ user: String) -> Bool {
-        guard let rows = history[user] else { return false }
-        return !rows.isEmpty
+    /// One user's zone by local date (as `zone(_:on:)` gives it), with the
+    /// user's source looked up once: day tables ask for every date of a
+    /// user. Make one only when a date follows: without a history it asks
+    /// for the user's fallback zone (recording its warning) at once.
+    func schedule(_ user: String) -> DaySchedule {
+        if let rows = history[user], !rows.isEmpty { return DaySchedule(zones: zones, history: rows, fixed: nil) }
+        return DaySchedule(zones: zones, history: [], fixed: configuredZone(user) ?? utc(user))
+    }
+
+    /// A user's zone by local date (see `schedule(_:)`).
+    struct DaySchedule {
+        let zones: ZoneCatalog
+        let history: [TimezoneRow]
+        let fixed: ZoneID?
+
+        /// The zone in effect when the date began.
+        func zone(on date: LocalDate) -> ZoneID {
+            if let fixed { return fixed }
+            return UserZones.fromHistory(history) { $0.effectiveFrom <= zones.startOfDay($0.zone, date) }
+        }
     }
 
     /// The user's zone with no instant and no history: UTC, the last fallback.

@@ -421,6 +421,24 @@ struct CSVTokenizer {
                 else { return }
                 var written = 0
                 var i = start
+                // Eight bytes at a time: a word is stored whole, and the
+                // output advances to just past its first quote (or by all
+                // eight); a doubled quote's second half is then skipped. The
+                // output never outruns the input, so a whole word always fits.
+                while i + 8 <= end {
+                    let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+                    UnsafeMutableRawPointer(target + written).storeBytes(of: word, as: UInt64.self)
+                    let quotes = Self.zeroBytes(word ^ Self.quotes)
+                    if quotes == 0 {
+                        written += 8
+                        i += 8
+                        continue
+                    }
+                    let run = quotes.trailingZeroBitCount >> 3 + 1
+                    written += run
+                    i += run
+                    if i < end && source[i] == Self.quote { i += 1 }
+                }
                 while i < end {
                     let byte = source[i]
                     target[written] = byte

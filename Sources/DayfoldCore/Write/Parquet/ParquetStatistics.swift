@@ -97,21 +97,33 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
             var low: (prefix: UInt64, range: Range<Int>)?
             var high: (prefix: UInt64, range: Range<Int>)?
             column.bytes.withUnsafeBufferPointer { bytes in
-                func less(_ a: (prefix: UInt64, range: Range<Int>), _ b: (prefix: UInt64, range: Range<Int>)) -> Bool {
-                    a.prefix != b.prefix ? a.prefix < b.prefix : bytesLess(bytes, a.range, b.range)
-                }
-                for row in 0..<column.count where !column.nulls[row] {
-                    let range = column.range(row)
-                    let value = (prefix: Self.orderPrefix(bytes, range), range: range)
-                    if let current = low {
-                        if less(value, current) { low = value }
-                    } else {
-                        low = value
-                    }
-                    if let current = high {
-                        if less(current, value) { high = value }
-                    } else {
-                        high = value
+                column.ends.withUnsafeBufferPointer { ends in
+                    column.nulls.withUnsafeBufferPointer { nulls in
+                        var lowPrefix = UInt64.max
+                        var lowRange = 0..<0
+                        var highPrefix = UInt64.min
+                        var highRange = 0..<0
+                        var seen = false
+                        for row in 0..<ends.count where !nulls[row] {
+                            let range = (row == 0 ? 0 : ends[row - 1])..<ends[row]
+                            let prefix = Self.orderPrefix(bytes, range)
+                            if !seen {
+                                (lowPrefix, lowRange, highPrefix, highRange, seen) = (
+                                    prefix, range, prefix, range, true
+                                )
+                                continue
+                            }
+                            if prefix < lowPrefix || (prefix == lowPrefix && bytesLess(bytes, range, lowRange)) {
+                                (lowPrefix, lowRange) = (prefix, range)
+                            }
+                            if prefix > highPrefix || (prefix == highPrefix && bytesLess(bytes, highRange, range)) {
+                                (highPrefix, highRange) = (prefix, range)
+                            }
+                        }
+                        if seen {
+                            low = (lowPrefix, lowRange)
+                            high = (highPrefix, highRange)
+                        }
                     }
                 }
             }
@@ -126,6 +138,9 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
     /// `bytesLess` does; when equal, the bytes must be compared.
     @inline(__always)
     private static func orderPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt64 {
+        if range.count >= 8, let base = bytes.baseAddress {
+            return UInt64(bigEndian: UnsafeRawPointer(base + range.lowerBound).loadUnaligned(as: UInt64.self))
+        }
         var prefix: UInt64 = 0
         let end = Swift.min(range.upperBound, range.lowerBound + 8)
         for index in range.lowerBound..<end { prefix = prefix << 8 | UInt64(bytes[index]) }

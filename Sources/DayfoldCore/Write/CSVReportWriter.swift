@@ -30,6 +30,9 @@ public final class CSVReportWriter {
         rows = 0
     }
 
+    /// About how many bytes a chunk's cells take (see `cells`).
+    private var cellBytesHint = 0
+
     public func append(row: [String?]) throws {
         for (position, cell) in row.enumerated() {
             if position > 0 { buffer.append(0x2C) }
@@ -65,10 +68,13 @@ public final class CSVReportWriter {
 
     /// Formats a chunk of an output table's rows (typed as `fields`).
     func cells(_ columns: [ParquetColumnData], fields: [ParquetField]) -> CSVCells {
-        var cells = CSVCells(rows: columns.first?.count ?? 0, expectedBytes: buffer.capacity)
+        // Room for about what the previous chunk took: a chunk outgrowing
+        // its room copied its text once or twice.
+        var cells = CSVCells(rows: columns.first?.count ?? 0, expectedBytes: max(cellBytesHint, buffer.capacity))
         for (column, field) in zip(columns, fields) {
             cells.append(column, type: field.type, guardFormulas: guardFormulas)
         }
+        cellBytesHint = cells.bytes.count + cells.bytes.count / 8
         return cells
     }
 

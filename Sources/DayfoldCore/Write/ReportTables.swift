@@ -45,10 +45,11 @@ public enum ReportTables {
             var clientID = ParquetByteColumn()
             var timezone = ParquetByteColumn()
             var state = ParquetByteColumn()
-            relationshipID.reserveRows(range.count)
-            clientID.reserveRows(range.count)
-            timezone.reserveRows(range.count)
-            state.reserveRows(range.count)
+            // Room from typical lengths (ids 36 bytes, zone names about 20).
+            relationshipID.reserveRows(range.count, bytes: 36 * range.count)
+            clientID.reserveRows(range.count, bytes: 36 * range.count)
+            timezone.reserveRows(range.count, bytes: 20 * range.count)
+            state.reserveRows(range.count, bytes: 8 * range.count)
             var dates: [Int32?] = []
             var adherence: [Double?] = []
             dates.reserveCapacity(range.count)
@@ -255,8 +256,8 @@ public enum ReportTables {
             var taskKind = ParquetByteColumn()
             relationshipOf.reserveCapacity(range.count)
             dates.reserveCapacity(range.count)
-            taskID.reserveRows(range.count)
-            taskKind.reserveRows(range.count)
+            taskID.reserveRows(range.count, bytes: 36 * range.count)
+            taskKind.reserveRows(range.count, bytes: 8 * range.count)
             for (position, task) in taskOf.enumerated() {
                 // Three dependent loads per row (task, its id's offsets, the id's
                 // bytes), each started some rows before it is needed.
@@ -274,8 +275,8 @@ public enum ReportTables {
             }
             var relationshipID = ParquetByteColumn()
             var clientID = ParquetByteColumn()
-            relationshipID.reserveRows(range.count)
-            clientID.reserveRows(range.count)
+            relationshipID.reserveRows(range.count, bytes: 36 * range.count)
+            clientID.reserveRows(range.count, bytes: 36 * range.count)
             for relationship in relationshipOf {
                 relationshipID.append(drop.relationships[relationship].id)
                 clientID.append(drop.relationships[relationship].clientUserID)
@@ -283,7 +284,7 @@ public enum ReportTables {
             var eventID = ParquetByteColumn()
             var type = ParquetByteColumn()
             eventID.reserveRows(range.count, bytes: 2 * 32 * range.count)
-            type.reserveRows(range.count)
+            type.reserveRows(range.count, bytes: 9 * range.count)
             taskID.bytes.withUnsafeBufferPointer { ids in
                 for (position, kind) in kinds.enumerated() {
                     let name = kind?.utf8Name ?? []

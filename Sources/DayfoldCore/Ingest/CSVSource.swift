@@ -253,7 +253,7 @@ struct CSVRow {
 
     mutating func date(_ column: Int) -> LocalDate? {
         guard let index = present(column) else { return nil }
-        guard let value = LocalDate.parse(record.bytes, record.start(index), record.end(index)) else {
+        guard let value = LocalDate.parse(record.bytes, field: record.start(index)..<record.end(index)) else {
             fail("bad_date:\(columns[column].name)")
             return nil
         }
@@ -262,7 +262,7 @@ struct CSVRow {
 
     mutating func instant(_ column: Int) -> ParsedInstant? {
         guard let index = present(column) else { return nil }
-        guard let value = InstantParser.parse(record.bytes, record.start(index), record.end(index)) else {
+        guard let value = InstantParser.parse(record.bytes, field: record.start(index)..<record.end(index)) else {
             fail("bad_instant:\(columns[column].name)")
             return nil
         }
@@ -271,7 +271,7 @@ struct CSVRow {
 
     mutating func number(_ column: Int) -> Double? {
         guard let index = present(column) else { return nil }
-        guard let value = parseDouble(record.bytes, record.start(index), record.end(index)) else {
+        guard let value = parseDouble(record.bytes, field: record.start(index)..<record.end(index)) else {
             fail("non_numeric:\(columns[column].name)")
             return nil
         }

@@ -195,10 +195,10 @@ struct InstanceFields: Sendable {
             var fields = InstanceFields()
             fields.idHash = row.slice(0).map(ByteKeyTable.hash)
             fields.relationship = relationships.relationship(row.slice(1))
-            fields.date = row.slice(2).flatMap { LocalDate.parse($0, $0.startIndex, $0.endIndex) }
+            fields.date = row.slice(2).flatMap(LocalDate.parse)
             fields.status = row.slice(6).flatMap(TaskStatus.named)
             fields.instantsValid = instantColumns.allSatisfy { column in
-                row.slice(column).map { InstantParser.parse($0, $0.startIndex, $0.endIndex) != nil } ?? true
+                row.slice(column).map { InstantParser.parse($0) != nil } ?? true
             }
             if let relationship = fields.relationship, let date = fields.date, let kind = row.slice(4),
                 let sourceKey = row.slice(5)

@@ -211,10 +211,10 @@ struct TaskRowFields: Sendable {
             if let operation = row.slice(4) {
                 fields.retryKey = TaskRowDeduplicator.retryKey(row.slice(2), row.slice(3), operation)
             }
-            fields.instant = row.slice(6).flatMap { InstantParser.parse($0, $0.startIndex, $0.endIndex) }
+            fields.instant = row.slice(6).flatMap(InstantParser.parse)
             if let statusColumn { fields.status = row.slice(statusColumn).flatMap(TaskStatus.named) }
             if let numberColumn, let value = row.slice(numberColumn) {
-                fields.numberValid = parseDouble(value, value.startIndex, value.endIndex) != nil
+                fields.numberValid = parseDouble(value) != nil
             }
             return fields
         }

@@ -94,5 +94,13 @@ func parseInteger(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Int64? {
     return negative ? -value : value
 }
 
-/// Parses a whole slice as a finite decimal number.
-func parseDouble(_ slice: ArraySlice<UInt8>) -> Double? { parseDouble(slice, slice.startIndex, slice.endIndex) }
+/// Parses a whole slice as a finite decimal number (through its buffer:
+/// every read is within `start..<end`).
+func parseDouble(_ slice: ArraySlice<UInt8>) -> Double? {
+    slice.withUnsafeBufferPointer { parseDouble($0, 0, $0.count) }
+}
+
+/// Parses `bytes[field]` as a finite decimal number.
+func parseDouble(_ bytes: [UInt8], field: Range<Int>) -> Double? {
+    bytes.withUnsafeBufferPointer { parseDouble(UnsafeBufferPointer(rebasing: $0[field]), 0, field.count) }
+}

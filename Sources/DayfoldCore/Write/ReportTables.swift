@@ -22,6 +22,16 @@ public enum ReportTables {
         ]
     }
 
+    /// Each relationship's id and client user id as bytes, taken once per
+    /// table: appended from a String, each of millions of values took and
+    /// released the String's storage.
+    static func relationshipIDBytes(_ result: RunResult) -> (relationship: [[UInt8]], client: [[UInt8]]) {
+        (
+            result.drop.relationships.map { Array($0.id.utf8) },
+            result.drop.relationships.map { Array($0.clientUserID.utf8) }
+        )
+    }
+
     /// `relationship_days` (the snapshot) and `coach_daily_summary.csv` (the report).
     public static func relationshipDays(_ result: RunResult, name: String = "relationship_days") -> OutputTable {
         // The days in output order, copied once: read through the nested
@@ -31,7 +41,7 @@ public enum ReportTables {
         let order = relationshipOrder(result)
         days.reserveCapacity(order.reduce(0) { $0 + result.relationshipDays[$1].count })
         for index in order { days.append(contentsOf: result.relationshipDays[index]) }
-        let relationships = result.drop.relationships
+        let idBytes = relationshipIDBytes(result)
         let fields = [
             field("relationship_id", .string), field("client_user_id", .string), field("local_date", .date),
             field("timezone", .string), field("tasks_total", .int64), field("scored", .int64),
@@ -58,8 +68,8 @@ public enum ReportTables {
             for column in counts.indices { counts[column].reserveCapacity(range.count) }
             for row in range {
                 let day = days[row]
-                relationshipID.append(relationships[day.relationship].id)
-                clientID.append(relationships[day.relationship].clientUserID)
+                relationshipID.append(idBytes.relationship[day.relationship][...])
+                clientID.append(idBytes.client[day.relationship][...])
                 dates.append(day.date.days)
                 timezone.append(day.timezone)
                 counts[0].append(Int64(day.tasksTotal))
@@ -214,6 +224,7 @@ public enum ReportTables {
         }
         let rows = keyed.map { Int($0.index) }
         let kindBytes = drop.taskKinds.map { Array($0.utf8) }
+        let idBytes = relationshipIDBytes(result)
         let fields = [
             field("event_id", .string), field("daily_task_instance_id", .string), field("relationship_id", .string),
             field("client_user_id", .string), field("local_date", .date), field("task_kind", .string),
@@ -278,8 +289,8 @@ public enum ReportTables {
             relationshipID.reserveRows(range.count, bytes: 36 * range.count)
             clientID.reserveRows(range.count, bytes: 36 * range.count)
             for relationship in relationshipOf {
-                relationshipID.append(drop.relationships[relationship].id)
-                clientID.append(drop.relationships[relationship].clientUserID)
+                relationshipID.append(idBytes.relationship[relationship][...])
+                clientID.append(idBytes.client[relationship][...])
             }
             var eventID = ParquetByteColumn()
             var type = ParquetByteColumn()

@@ -98,9 +98,13 @@ public enum FactsStage {
             days[relationship].append(
                 resolver.localDate(ParsedInstant(instant: instant, offsetSeconds: offset)).days)
         }
-        for event in drop.events
-        where event.toStatus == .completed || event.toStatus == .skipped || event.toStatus == .inProgress {
-            add(drop.tasks[event.task].relationship, event.occurredAt, event.offsetSeconds)
+        // Fields read in place: a copied event would retain its reason.
+        for index in drop.events.indices {
+            let status = drop.events[index].toStatus
+            guard status == .completed || status == .skipped || status == .inProgress else { continue }
+            add(
+                drop.tasks[drop.events[index].task].relationship, drop.events[index].occurredAt,
+                drop.events[index].offsetSeconds)
         }
         for entry in drop.valueEntries where entry.accepted {
             add(drop.tasks[entry.task].relationship, entry.recordedAt, entry.offsetSeconds)
@@ -127,14 +131,15 @@ public enum FactsStage {
         var checkIns = [[(LocalDate, String, OutcomeKind)]](repeating: [], count: count)
         var skips = [[(LocalDate, String, String?)]](repeating: [], count: count)
         let checkIn = drop.taskKinds.firstIndex(of: "CHECK_IN").map(Int32.init) ?? -1
-        for outcome in outcomes {
-            let task = drop.tasks[outcome.task]
-            guard let kind = outcome.kind else { continue }
+        // Fields read in place: a copied outcome would retain its skip reason.
+        for index in outcomes.indices {
+            guard let kind = outcomes[index].kind else { continue }
+            let task = drop.tasks[outcomes[index].task]
             if task.kind == checkIn && (kind == .completed || kind == .skipped || kind == .missed) {
                 checkIns[task.relationship].append((task.localDate, drop.taskID(task), kind))
             }
             if kind == .skipped {
-                skips[task.relationship].append((task.localDate, drop.taskID(task), outcome.skipReason))
+                skips[task.relationship].append((task.localDate, drop.taskID(task), outcomes[index].skipReason))
             }
         }
         var tableByUser: [String: ClientTable] = [:]

@@ -7,6 +7,8 @@ struct CSVPeek {
     private let fields: FieldOffsets
     private let batch: CSVRecordBatch
     let indexes: [Int]
+    /// Lookups remembered from row to row within the batch.
+    private let memo = Memo()
     /// The record's first field in `fields`, and its field count.
     private var first = 0
     private var fieldCount = 0
@@ -43,5 +45,22 @@ struct CSVPeek {
         let start = fields.start(first + index)
         let end = fields.end(first + index)
         return start == end ? nil : bytes[start..<end]
+    }
+
+    /// The relationship the field names (its index in `lookup`), the last
+    /// id looked up remembered: a relationship's rows come together in the
+    /// exports, so most rows compare the id instead of hashing and probing.
+    func relationship(_ column: Int, in lookup: RelationshipLookup) -> Int? {
+        guard let id = slice(column) else { return nil }
+        if let known = memo.relationship.value(for: id) { return known }
+        let found = lookup.relationship(id)
+        memo.relationship.store(id, found)
+        return found
+    }
+
+    /// What a peek remembers (held by reference: a peek is passed by value;
+    /// only the preparing thread of its batch touches it).
+    private final class Memo {
+        var relationship = LastKeyCache<Int?>()
     }
 }

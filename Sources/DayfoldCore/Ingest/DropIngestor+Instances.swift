@@ -194,7 +194,7 @@ struct InstanceFields: Sendable {
         { row in
             var fields = InstanceFields()
             fields.idHash = row.slice(0).map(ByteKeyTable.hash)
-            fields.relationship = relationships.relationship(row.slice(1))
+            fields.relationship = row.relationship(1, in: relationships)
             fields.date = row.slice(2).flatMap(LocalDate.parse)
             fields.status = row.slice(6).flatMap(TaskStatus.named)
             fields.instantsValid = instantColumns.allSatisfy { column in

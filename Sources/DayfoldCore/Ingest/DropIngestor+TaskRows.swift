@@ -206,7 +206,7 @@ struct TaskRowFields: Sendable {
         { row in
             var fields = TaskRowFields()
             fields.taskHash = row.slice(1).map(ByteKeyTable.hash)
-            fields.relationship = relationships.relationship(row.slice(2))
+            fields.relationship = row.relationship(2, in: relationships)
             fields.idKey = row.slice(0).map(TaskRowDeduplicator.idKey)
             if let operation = row.slice(4) {
                 fields.retryKey = TaskRowDeduplicator.retryKey(row.slice(2), row.slice(3), operation)

@@ -62,11 +62,13 @@ public struct SHA256Hasher {
         // The state words are the digest (big-endian): eight hex digits each.
         withUnsafeBytes(of: hasher.context.h) { words in
             output.append(addingCapacity: 64) { span in
-                for index in 0..<8 {
-                    let digits = hexDigits(of: words.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self))
-                    for shift in stride(from: 0, to: 64, by: 8) {
-                        span.append(UInt8(truncatingIfNeeded: digits >> shift))
+                span.withUnsafeMutableBufferPointer { room, initialized in
+                    guard let target = UnsafeMutableRawPointer(room.baseAddress) else { return }
+                    for index in 0..<8 {
+                        let digits = hexDigits(of: words.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self))
+                        target.storeBytes(of: digits.littleEndian, toByteOffset: 8 * index, as: UInt64.self)
                     }
+                    initialized = 64
                 }
             }
         }

@@ -80,7 +80,8 @@ extension DropIngestor {
         var retry: UInt64?
         if let operation = row.slice(4) {
             let key =
-                prepared?.retryKey ?? TaskRowDeduplicator.retryKey(row.slice(2), row.slice(3), operation)
+                prepared?.retryKey
+                ?? TaskRowDeduplicator.retryKey(drop.tasks[task].relationship, row.slice(3), operation)
             if dedup.retries.contains(key) {
                 row.fate = .duplicate
                 return nil
@@ -166,11 +167,14 @@ struct TaskRowDeduplicator {
     }
 
     /// (relationship, device, operation); a NULL device is its own value.
-    static func retryKey(
-        _ relationship: ArraySlice<UInt8>?, _ device: ArraySlice<UInt8>?, _ operation: ArraySlice<UInt8>
-    ) -> UInt64 {
+    /// The relationship by its index: a row's retry key is only checked once
+    /// its relationship is known to be its task's, and indexes and ids are
+    /// one to one, so no id's bytes need hashing.
+    static func retryKey(_ relationship: Int, _ device: ArraySlice<UInt8>?, _ operation: ArraySlice<UInt8>)
+        -> UInt64
+    {
         var key = Fingerprint()
-        key.combine(relationship)
+        key.combine(Int64(relationship))
         key.combine(device)
         key.combine(operation)
         return key.value
@@ -208,8 +212,8 @@ struct TaskRowFields: Sendable {
             fields.taskHash = row.slice(1).map(ByteKeyTable.hash)
             fields.relationship = row.relationship(2, in: relationships)
             fields.idKey = row.slice(0).map(TaskRowDeduplicator.idKey)
-            if let operation = row.slice(4) {
-                fields.retryKey = TaskRowDeduplicator.retryKey(row.slice(2), row.slice(3), operation)
+            if let relationship = fields.relationship, let operation = row.slice(4) {
+                fields.retryKey = TaskRowDeduplicator.retryKey(relationship, row.slice(3), operation)
             }
             fields.instant = row.slice(6).flatMap(InstantParser.parse)
             if let statusColumn { fields.status = row.slice(statusColumn).flatMap(TaskStatus.named) }

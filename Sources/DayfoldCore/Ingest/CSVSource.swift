@@ -55,7 +55,9 @@ struct CSVSource {
         var fromSpill = false
         var missingRequired: String?
         var indexes: [Int] = []
-        var reusableRow: CSVRow?
+        // Replaced by the file's row at its first record (the reader passes
+        // the same record object for every row).
+        var row = CSVRow(record: CSVRecord(), columns: columns, indexes: [])
         // The prepared values of the batch being read (cast once per batch).
         var preparedBatch: CSVRecordBatch?
         var prepared: [Prepared?] = []
@@ -102,14 +104,12 @@ struct CSVSource {
                     reject("bad_row:field_count")
                     return
                 }
-                // One row value for the file, reset per record: building one
-                // per record retained and released its three references.
-                var row =
-                    reusableRow.take().flatMap { $0.record === record ? $0 : nil }
-                    ?? CSVRow(record: record, columns: columns, indexes: indexes)
+                // One row value for the file, reset per record and changed in
+                // place: building one per record retained and released its
+                // three references, and so did moving it in and out of an optional.
+                if row.record !== record { row = CSVRow(record: record, columns: columns, indexes: indexes) }
                 row.rejectReason = nil
                 row.fate = nil
-                defer { reusableRow = row }
                 try body(&row, preparedValue(batch, index))
                 if let reason = row.rejectReason {
                     reject(reason)

@@ -32,10 +32,11 @@ extension DropIngestor {
         }
     }
 
-    /// A health row that passed every check but the duplicate one.
+    /// A health row that passed every check but the duplicate one (its
+    /// sample only when rows are kept: `validate` counts without them).
     struct HealthCandidate {
         var key: UInt64
-        var sample: HealthIngestState.Sample
+        var sample: HealthIngestState.Sample?
     }
 
     /// What a health row's own fields decide.
@@ -84,12 +85,12 @@ extension DropIngestor {
         fingerprint.combine(end?.micros ?? Int64.min)
         fingerprint.combine(raw.bitPattern)
         fingerprint.combine(Int64(unitIndex))
-        return .candidate(
-            HealthCandidate(
-                key: fingerprint.value,
-                sample: HealthIngestState.Sample(
-                    user: user, metric: metric, value: normalized, source: health.sourcePair(bundle, name),
-                    start: start, end: end, order: 0)))
+        let sample =
+            options.retainRows
+            ? HealthIngestState.Sample(
+                user: user, metric: metric, value: normalized, source: health.sourcePair(bundle, name), start: start,
+                end: end, order: 0) : nil
+        return .candidate(HealthCandidate(key: fingerprint.value, sample: sample))
     }
 
     /// The exact-duplicate check, in row order: false when an earlier row
@@ -97,9 +98,8 @@ extension DropIngestor {
     /// for the day tables, numbered in acceptance order).
     func commitHealth(_ candidate: HealthCandidate) -> Bool {
         guard health.seen.insert(candidate.key) else { return false }
-        if options.retainRows {
+        if var sample = candidate.sample {
             health.order += 1
-            var sample = candidate.sample
             sample.order = health.order
             health.pending.append(sample)
         }

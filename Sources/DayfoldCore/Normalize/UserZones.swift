@@ -74,11 +74,7 @@ public final class UserZones: @unchecked Sendable {
 
     /// The user's zone on a local date: the zone in effect when the date began.
     public func zone(_ user: String, on date: LocalDate) -> ZoneID {
-        if let rows = history[user], !rows.isEmpty {
-            return UserZones.fromHistory(rows) { $0.effectiveFrom <= self.zones.startOfDay($0.zone, date) }
-        }
-        if let zone = configuredZone(user) { return zone }
-        return utc(user)
+        schedule(user).zone(on: date)
     }
 
     /// One user's zone by local date (as `zone(_:on:)` gives it), with the

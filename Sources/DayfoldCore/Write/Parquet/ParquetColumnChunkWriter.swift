@@ -21,9 +21,10 @@ struct ParquetColumnChunkWriter: Sendable {
         var chunk: [UInt8] = []
         var uncompressedTotal: Int64 = 0
         // One context, page body and compressed buffer for all the chunk's pages.
+        let settings = field.type == .string ? ZstdCompressor.text : compressor
         let context: ZstdCompressionContext
         do {
-            context = try ZstdCompressionContext()
+            context = try settings.makeContext()
         } catch {
             throw ParquetError(.compression, path: path, operation: "compress \"\(field.name)\"", detail: "\(error)")
         }
@@ -39,7 +40,7 @@ struct ParquetColumnChunkWriter: Sendable {
             }
             ParquetPlainEncoder.encode(column, rows: rows, into: &body)
             do {
-                try compressor.compress(body, appendingTo: &compressed, context: context)
+                try settings.compress(body, appendingTo: &compressed, context: context)
             } catch {
                 throw ParquetError(
                     .compression, path: path, operation: "compress page of \"\(field.name)\"", detail: "\(error)")

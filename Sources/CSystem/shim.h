@@ -31,3 +31,48 @@ static inline void dayfold_prefetch(const void *address) { __builtin_prefetch(ad
 
 /* Gives freed heap memory back to the system between partitions. */
 static inline void dayfold_trim_heap(void) { malloc_trim(0); }
+
+#if defined(__linux__)
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+/* The calling thread's kernel id (Linux), -1 elsewhere. */
+static inline int dayfold_thread_id(void) {
+#if defined(__linux__)
+    return (int)syscall(SYS_gettid);
+#else
+    return -1;
+#endif
+}
+
+/* Moves thread `tid` (0: the calling thread) to SCHED_IDLE (`idle`) or
+   back to SCHED_OTHER; returns 0 on success. (<sched.h> names SCHED_IDLE
+   only under _GNU_SOURCE; its value is 5.) Leaving SCHED_IDLE needs
+   CAP_SYS_NICE or a RLIMIT_NICE that allows nice 0. */
+static inline int dayfold_set_idle_policy(int tid, int idle) {
+#if defined(__linux__)
+    struct sched_param param = {0};
+    return sched_setscheduler(tid, idle ? 5 : SCHED_OTHER, &param);
+#else
+    (void)tid; (void)idle;
+    return -1;
+#endif
+}
+
+#if defined(__linux__)
+#include <sys/resource.h>
+#endif
+
+/* The soft RLIMIT_NICE (Linux; 0 elsewhere): nice values down to 20 minus it
+   may be set without privileges. */
+static inline long long dayfold_nice_limit(void) {
+#if defined(__linux__)
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NICE, &limit) != 0) return 0;
+    return limit.rlim_cur == RLIM_INFINITY ? 1LL << 40 : (long long)limit.rlim_cur;
+#else
+    return 0;
+#endif
+}

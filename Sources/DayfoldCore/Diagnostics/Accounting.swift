@@ -8,6 +8,9 @@ public struct FileAccount: Sendable {
     public var path: String
     public var kind: String
     public var sha256: String = ""
+    /// Bytes ingest read from the file (a `.zst` file's compressed bytes);
+    /// nil for files not read as CSV. Checked against the size `FileDigests` hashed.
+    public var bytesRead: Int?
     public var rowsRead = 0
     public var accepted = 0
     public var duplicate = 0

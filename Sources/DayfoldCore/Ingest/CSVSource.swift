@@ -8,6 +8,9 @@ struct CSVSource {
     let kind: String
     /// Keep each rejected row's text (`validate` needs only file, line and reason).
     var keepRaw = true
+    /// Hash the file's bytes as they are read (the account's `sha256`);
+    /// false leaves it empty and only counts them (`bytesRead`).
+    var hash = true
 
     /// Columns of a kind: name and whether a value is required.
     struct Column {
@@ -38,7 +41,7 @@ struct CSVSource {
         _ body: (inout CSVRow, Prepared?) throws -> Void
     ) throws {
         let stream: ByteStream
-        let digest = StreamDigest()
+        let digest = StreamDigest(hashing: hash)
         do {
             stream = try openByteStream(path: absolutePath, digest: digest)
         } catch let error as ByteStreamError {
@@ -121,6 +124,7 @@ struct CSVSource {
             throw CSVSource.unreadable(error)
         }
         account.sha256 = digest.hex()
+        account.bytesRead = digest.bytes
     }
 
     /// How a file's header maps the kind's columns.

@@ -183,7 +183,8 @@ public final class DropIngestor {
 
     func source(_ file: DropLayout.File, kind: String) -> CSVSource {
         CSVSource(
-            relativePath: file.relativePath, absolutePath: file.absolutePath, kind: kind, keepRaw: options.retainRows)
+            relativePath: file.relativePath, absolutePath: file.absolutePath, kind: kind, keepRaw: options.retainRows,
+            hash: options.hashWhileReading)
     }
 
     func reject(_ file: String, _ line: Int, _ kind: String, _ reason: String, _ raw: String, account: Int) {

@@ -9,6 +9,9 @@ public struct IngestOptions: Sendable {
 
     /// False for `validate`: decide and count every row, keep none (memory stays flat).
     public var retainRows = true
+    /// Hash CSV files as they are read; false leaves their `sha256` to the
+    /// caller (a whole run hashes every input on a thread of its own).
+    public var hashWhileReading = true
     /// Told of progress as files and rows are read (nil: nobody is watching).
     public var progress: ProgressReporter?
     /// Called once, on a reading thread, as soon as the inputs of the client

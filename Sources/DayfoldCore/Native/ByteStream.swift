@@ -37,13 +37,21 @@ public struct ByteStreamError: Error, Sendable, CustomStringConvertible {
 /// in cache on the thread that reads them.
 public final class StreamDigest {
     private var hasher = SHA256Hasher()
+    private let hashing: Bool
+    /// Bytes read from the file so far.
+    public private(set) var bytes = 0
 
-    public init() {}
+    /// `hashing: false` only counts the bytes (a whole run hashes its inputs
+    /// on a thread of its own, see `FileDigests`).
+    public init(hashing: Bool = true) { self.hashing = hashing }
 
-    func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bytes) }
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes += bytes.count
+        if hashing { hasher.update(bytes) }
+    }
 
-    /// The hex digest; call once, after the stream has reached its end.
-    public func hex() -> String { hasher.finalizeHex() }
+    /// The hex digest ("" when only counting); call once, after the stream has reached its end.
+    public func hex() -> String { hashing ? hasher.finalizeHex() : "" }
 }
 
 /// Opens `path` for streaming; files ending in `.zst` are decompressed.

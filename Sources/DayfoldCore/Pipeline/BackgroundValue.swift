@@ -7,16 +7,35 @@ import Foundation
 final class BackgroundValue<Value>: @unchecked Sendable {
     private var result: Value?
     private let done = DispatchSemaphore(value: 0)
+    /// Guards `idleThread` and `wanted` (an idle worker and its waiter).
+    private let lock = NSLock()
+    private var idleThread: Int32?
+    private var wanted = false
 
-    init(_ body: @escaping @Sendable () -> Value) {
+    /// `idle`: the work runs in Linux's idle scheduling class, for work whose
+    /// result is wanted only at the end: it fills the moments the other
+    /// threads leave a core free instead of taking time from them. Once
+    /// `value()` waits for it, it runs as any thread does.
+    init(idle: Bool = false, _ body: @escaping @Sendable () -> Value) {
         startProducerThread {
-            self.result = body()
+            if idle {
+                self.lock.withLock {
+                    if !self.wanted { self.idleThread = IdleThreadPolicy.enter() }
+                }
+            }
+            let result = body()
+            self.lock.withLock { self.idleThread = nil }
+            self.result = result
             self.done.signal()
         }
     }
 
     /// Waits for the value (call once).
     func value() -> Value {
+        lock.withLock {
+            wanted = true
+            if let idleThread { IdleThreadPolicy.leave(idleThread) }
+        }
         done.wait()
         guard let result else { preconditionFailure("BackgroundValue finished without a value") }
         return result

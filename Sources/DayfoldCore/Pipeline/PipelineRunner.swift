@@ -35,7 +35,8 @@ public struct PipelineRunner {
     /// Reads the drop; `retainRows: false` only decides and counts (for `validate`).
     public static func ingest(
         input: String, config: PipelineConfig, asOf: ParsedInstant, retainRows: Bool = true, showProgress: Bool = false,
-        hashInputs: Bool = true, clientInputsReady: (@Sendable (IngestedDrop) -> Void)? = nil
+        hashInputs: Bool = true, hashWhileReading: Bool = true,
+        clientInputsReady: (@Sendable (IngestedDrop) -> Void)? = nil
     ) throws -> IngestedDrop {
         let layout = try DropLayout(root: input)
         let progress = ProgressReporter(enabled: showProgress, totalBytes: showProgress ? layout.totalBytes : 0)
@@ -44,6 +45,7 @@ public struct PipelineRunner {
         var options = IngestOptions(
             asOf: asOf.instant, selfSources: Set(config.selfSources), defaultTimezone: config.defaultTimezone)
         options.retainRows = retainRows
+        options.hashWhileReading = hashWhileReading
         options.progress = progress
         options.clientInputsReady = clientInputsReady
         var drop = try DropIngestor(layout: layout, options: options).ingest()
@@ -57,6 +59,30 @@ public struct PipelineRunner {
     }
 
     /// The manifest's warnings, in a fixed order.
+    /// The accounts with their files' SHA-256 from `FileDigests`, and a
+    /// warning for each CSV file whose size when hashed is not the size
+    /// ingest read: the file changed during the run, so its digest may not
+    /// be of the rows read. (Hashed while read, a file changing under the run
+    /// went unnoticed.)
+    static func digested(
+        _ accounts: [FileAccount], files: [DropLayout.File], digests: [(digest: String, size: Int)?]
+    ) -> (accounts: [FileAccount], warnings: [String]) {
+        var hashed: [String: (digest: String, size: Int)] = [:]
+        for (file, digest) in zip(files, digests) { hashed[file.relativePath] = digest }
+        var accounts = accounts
+        var warnings: [String] = []
+        for index in accounts.indices where accounts[index].sha256.isEmpty {
+            guard let file = hashed[accounts[index].path] else { continue }
+            accounts[index].sha256 = file.digest
+            if let read = accounts[index].bytesRead, read != file.size {
+                warnings.append(
+                    "input changed while the run read it: \(accounts[index].path) (read \(read) bytes, "
+                        + "hashed \(file.size)); run again once the drop is no longer being written")
+            }
+        }
+        return (accounts, warnings)
+    }
+
     static func warnings(invalidSchemaRows: Int, zoneWarnings: Set<String>) -> [String] {
         (invalidSchemaRows > 0 ? ["invalid JSON in action_schema read as {}: \(invalidSchemaRows) rows"] : [])
             + zoneWarnings.sorted()
@@ -68,7 +94,7 @@ public struct PipelineRunner {
         if partitions > 1 && PartitionRouter.canPartition(layout) {
             return try runWithPartitions(layout, partitions: partitions)
         }
-        return try runWhole()
+        return try runWhole(layout)
     }
 
     /// Under a memory budget smaller than the drop: partition, then merge.
@@ -97,7 +123,7 @@ public struct PipelineRunner {
             publisher: publisher)
     }
 
-    private func runWhole() throws -> Outcome {
+    private func runWhole(_ layout: DropLayout) throws -> Outcome {
         var timings: [(String, Double)] = []
         var clock = Date()
         func lap(_ stage: String) {
@@ -109,20 +135,20 @@ public struct PipelineRunner {
         let config = config
         let asOf = asOf
         if keepMemoryUntilExit && config.maxMemory == nil { keepFreedMemory() }
+        // Every input's SHA-256 is taken on a thread of its own, two files at
+        // a time, beside the whole run (see `FileDigests`).
+        let inputFiles = layout.allFiles
+        let inputDigests = BackgroundValue(idle: true) { FileDigests.hex(of: inputFiles.map(\.absolutePath)) }
         let early = EarlyClientSide()
         let drop = try PipelineRunner.ingest(
             input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false,
+            hashWhileReading: false,
             clientInputsReady: { early.set(FactsStage.clientSide($0, config: config, asOf: asOf)) })
         lap("ingest")
-        // CSV inputs were hashed as they were read; the others' SHA-256 is
-        // taken alongside compute.
-        let unhashed = drop.accounts.indices.filter { drop.accounts[$0].sha256.isEmpty }
-        let inputPaths = unhashed.map { (input as NSString).appendingPathComponent(drop.accounts[$0].path) }
-        let inputHashes = BackgroundValue { inputPaths.map { (try? SHA256Hasher.hex(file: $0)) ?? "" } }
         let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
         stages.begin("compute")
         var result = FactsStage.compute(drop, config: config, asOf: asOf, client: early.value)
-        let warnings = PipelineRunner.warnings(
+        var warnings = PipelineRunner.warnings(
             invalidSchemaRows: drop.invalidSchemaRows, zoneWarnings: result.drop.userZones.warnings)
         lap("compute")
         stages.begin("write")
@@ -188,8 +214,9 @@ public struct PipelineRunner {
             let outputs = written.compactMap { $0 }.sorted { bytesLess($0.0, $1.0) }
             lap("write")
             result.timings = timings
-            var hashedInputs = drop.accounts
-            for (index, hash) in zip(unhashed, inputHashes.value()) { hashedInputs[index].sha256 = hash }
+            let (hashedInputs, changed) = PipelineRunner.digested(
+                drop.accounts, files: inputFiles, digests: inputDigests.value())
+            warnings += changed
             let manifest = Manifest(
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: hashedInputs,
                 outputs: outputs, warnings: warnings,

@@ -1,0 +1,220 @@
+import CCrypto
+import CSystem
+import Foundation
+
+/// The SHA-256 of whole files, two files at a time on one thread.
+///
+/// Why not hash while ingest reads: one SHA-256 stream is bound by the
+/// latency of the CPU's round instruction (about 1.7 GB/s here), and the
+/// reading threads have the cores busy. Two independent files hashed side
+/// by side fill each other's waits (about 2.5 GB/s for both), and on a
+/// thread of their own the digests use the moments the pipeline leaves a
+/// core idle. The files are mapped a window at a time (already in the page
+/// cache after ingest has read them, or read once for both): no copy into a
+/// buffer, and only two windows are resident at once.
+///
+/// Without the SHA instructions, each file is hashed on its own by OpenSSL.
+enum FileDigests {
+    /// Bytes mapped at once per file: a multiple of the page size and of
+    /// the 64-byte block, so blocks never straddle two windows.
+    static let windowBytes = 8 << 20
+
+    /// Each file's hex digest and size, in order; nil for a file that could
+    /// not be opened or mapped. `window` (tests) must be a multiple of the
+    /// page size; `paired: false` (tests) hashes one file at a time through OpenSSL.
+    static func hex(
+        of paths: [String], window: Int = windowBytes, paired: Bool = dayfold_sha256_ni_available() != 0
+    ) -> [(digest: String, size: Int)?] {
+        var results = [(digest: String, size: Int)?](repeating: nil, count: paths.count)
+        guard paired else {
+            for (index, path) in paths.enumerated() {
+                if let file = FileWindow.open(path, window: window), let digest = oneByOne(file) {
+                    results[index] = (digest, file.size)
+                }
+            }
+            return results
+        }
+        var lanes: [Lane?] = [nil, nil]
+        var next = 0
+        /// The next file that opens, into `lanes[slot]` (nil when none is left).
+        func refill(_ slot: Int) {
+            lanes[slot] = nil
+            while next < paths.count {
+                let index = next
+                next += 1
+                if let file = FileWindow.open(paths[index], window: window) {
+                    lanes[slot] = Lane(index: index, file: file)
+                    return
+                }
+            }
+        }
+        refill(0)
+        refill(1)
+        while true {
+            // Each lane holds at least one whole block in its window, or is
+            // finished and refilled.
+            for slot in 0..<2 {
+                while let lane = lanes[slot], !lane.hasBlock {
+                    if var lane = lanes[slot], lane.moveWindow() {
+                        lanes[slot] = lane
+                        continue
+                    }
+                    if var lane = lanes[slot], let digest = lane.finish() {
+                        results[lane.index] = (digest, lane.file.size)
+                    }
+                    refill(slot)
+                }
+            }
+            switch (lanes[0], lanes[1]) {
+            case (nil, nil):
+                return results
+            case (var a?, var b?):
+                let blocks = min(a.blocks, b.blocks)
+                a.withBlocks { stateA, bytesA in
+                    b.withBlocks { stateB, bytesB in dayfold_sha256_blocks(stateA, bytesA, stateB, bytesB, blocks) }
+                }
+                a.advance(blocks)
+                b.advance(blocks)
+                lanes[0] = a
+                lanes[1] = b
+            case (var lane?, nil), (nil, var lane?):
+                let slot = lanes[0] == nil ? 1 : 0
+                let blocks = lane.blocks
+                lane.withBlocks { state, bytes in dayfold_sha256_blocks(state, bytes, nil, nil, blocks) }
+                lane.advance(blocks)
+                lanes[slot] = lane
+            }
+        }
+    }
+
+    /// A file hashed alone, through OpenSSL, window by window.
+    private static func oneByOne(_ file: FileWindow) -> String? {
+        var file = file
+        defer { file.close() }
+        var hasher = SHA256Hasher()
+        while file.position < file.size {
+            if file.position >= file.windowEnd && !file.map(at: file.position) { return nil }
+            guard let window = file.window else { return nil }
+            let from = file.position - file.windowStart
+            hasher.update(UnsafeRawBufferPointer(rebasing: window[from...]))
+            file.position = file.windowEnd
+        }
+        return hasher.finalizeHex()
+    }
+
+    /// One file being hashed: its window and its SHA-256 state.
+    private struct Lane {
+        let index: Int
+        var file: FileWindow
+        var context = SHA256_CTX()
+
+        init(index: Int, file: FileWindow) {
+            self.index = index
+            self.file = file
+            SHA256_Init(&context)
+        }
+
+        /// Whole blocks left in the mapped window.
+        var blocks: Int { (file.windowEnd - file.position) / 64 }
+        var hasBlock: Bool { file.window != nil && blocks > 0 }
+
+        /// Maps the window at the current position; false at the file's last
+        /// partial block (or when mapping fails: then `finish` reports it).
+        mutating func moveWindow() -> Bool {
+            guard file.size - file.position >= 64 else { return false }
+            return file.map(at: file.position)
+        }
+
+        /// The state words and the next block's bytes.
+        mutating func withBlocks(_ body: (UnsafeMutablePointer<UInt32>, UnsafePointer<UInt8>) -> Void) {
+            guard let window = file.window, let base = window.baseAddress else { return }
+            let bytes = (base + (file.position - file.windowStart)).assumingMemoryBound(to: UInt8.self)
+            withUnsafeMutableBytes(of: &context.h) { words in
+                guard let state = words.baseAddress?.assumingMemoryBound(to: UInt32.self) else { return }
+                body(state, bytes)
+            }
+        }
+
+        mutating func advance(_ blocks: Int) { file.position += 64 * blocks }
+
+        /// The digest: OpenSSL takes the last partial block and the padding,
+        /// told how many bits the whole blocks held. nil when the file could
+        /// not be mapped to its end.
+        mutating func finish() -> String? {
+            defer { file.close() }
+            let rest = file.size - file.position
+            guard rest < 64 else { return nil }
+            let bits = UInt64(file.position) * 8
+            context.Nl = UInt32(truncatingIfNeeded: bits)
+            context.Nh = UInt32(truncatingIfNeeded: bits >> 32)
+            context.num = 0
+            if rest > 0 {
+                if file.position < file.windowStart || file.position + rest > file.windowEnd {
+                    guard file.map(at: file.position - file.position % Int(getpagesize())) else { return nil }
+                }
+                guard let base = file.window?.baseAddress else { return nil }
+                SHA256_Update(&context, base + (file.position - file.windowStart), rest)
+            }
+            var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+            SHA256_Final(&digest, &context)
+            var hex: [UInt8] = []
+            appendHexDigits(digest, into: &hex)
+            return String(decoding: hex, as: UTF8.self)
+        }
+    }
+}
+
+/// A read-only file mapped one window at a time (`mmap` wrapped here only).
+private struct FileWindow {
+    let descriptor: Int32
+    let size: Int
+    let windowBytes: Int
+    /// Bytes hashed so far.
+    var position = 0
+    private(set) var window: UnsafeMutableRawBufferPointer?
+    private(set) var windowStart = 0
+    var windowEnd: Int { windowStart + (window?.count ?? 0) }
+
+    private init(descriptor: Int32, size: Int, windowBytes: Int) {
+        self.descriptor = descriptor
+        self.size = size
+        self.windowBytes = windowBytes
+    }
+
+    static func open(_ path: String, window: Int) -> FileWindow? {
+        let descriptor = Foundation.open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            Foundation.close(descriptor)
+            return nil
+        }
+        return FileWindow(descriptor: descriptor, size: Int(status.st_size), windowBytes: window)
+    }
+
+    /// Maps the window starting at `offset` (a multiple of the page size);
+    /// false when the file cannot be mapped there.
+    mutating func map(at offset: Int) -> Bool {
+        unmap()
+        let length = min(windowBytes, size - offset)
+        guard length > 0 else { return false }
+        // Populated at once: one call maps the window's cached pages instead
+        // of a fault per few pages.
+        guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, off_t(offset)),
+            base != UnsafeMutableRawPointer(bitPattern: -1)
+        else { return false }
+        window = UnsafeMutableRawBufferPointer(start: base, count: length)
+        windowStart = offset
+        return true
+    }
+
+    mutating func unmap() {
+        if let window, let base = window.baseAddress { munmap(base, window.count) }
+        window = nil
+    }
+
+    mutating func close() {
+        unmap()
+        Foundation.close(descriptor)
+    }
+}

@@ -37,6 +37,24 @@ final class FieldOffsets: @unchecked Sendable {
         return ends[field]
     }
 
+    /// Appends `added` fields whose offsets are 64-bit integers (the C
+    /// scanner's), copied in two blocks.
+    func append(starts source: UnsafePointer<Int64>, ends sourceEnds: UnsafePointer<Int64>, count added: Int) {
+        guard added > 0 else { return }
+        while count + added > capacity { grow() }
+        // Int is 64 bits on every platform dayfold builds for.
+        UnsafeMutableRawPointer(starts + count).copyMemory(from: source, byteCount: added * 8)
+        UnsafeMutableRawPointer(ends + count).copyMemory(from: sourceEnds, byteCount: added * 8)
+        count += added
+    }
+
+    /// Points field `field` at other offsets (its text was rewritten elsewhere).
+    func set(_ field: Int, start: Int, end: Int) {
+        precondition(field >= 0 && field < count)
+        starts[field] = start
+        ends[field] = end
+    }
+
     /// Empties the table for reuse when it has room for `capacity` fields
     /// (false, unchanged, when it has not).
     func reset(capacity needed: Int) -> Bool {

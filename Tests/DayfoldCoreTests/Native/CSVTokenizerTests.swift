@@ -60,6 +60,39 @@ import Testing
         }
     }
 
+    /// Thousands of records, most of them plain (what the C scanner takes:
+    /// unquoted fields, quoted ones with doubled quotes), among records that
+    /// send it back to the general loop (CR, non-ASCII, a quote followed by
+    /// data, a line break inside quotes, blank lines), more records than one
+    /// scanner call has room for, and one record wider than its field room.
+    @Test func plainRecordsAmongEveryOtherKindMatchLibcsv() throws {
+        let plain = [
+            "id-1,2025-04-01,COMPLETED,,3.5", "\"{\"\"title\"\":\"\"Lunch\"\"}\",x,\"\",\"\"\"\"",
+            ",,,", "a,\"b,c\",d", "x\"y,z",
+        ]
+        let others = [
+            "a,b\r", "caf\u{E9},1", "\"ab\"cd,e", "\"q\nr\",s", "", "\r", "\"open,\"\r", "k,\"v\"\r",
+        ]
+        var generator = ParquetTestRandom(state: 23)
+        var lines: [String] = []
+        for index in 0..<3_000 {
+            if index == 1_500 { lines.append(Array(repeating: "w", count: 17_000).joined(separator: ",")) }
+            let other = Int.random(in: 0..<10, using: &generator) == 0
+            let pool = other ? others : plain
+            lines.append(pool[Int.random(in: 0..<pool.count, using: &generator)])
+        }
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let expected = try CSVReference.records(bytes)
+        for chunk in [4_096, 1 << 20] {
+            let actual = try CSVRecordReaderTests.records(bytes, chunkSize: chunk).map {
+                Record(line: $0.0, fields: $0.1, raw: $0.2)
+            }
+            #expect(actual.count == expected.count, "chunk \(chunk)")
+            let first = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            #expect(first == nil, "chunk \(chunk): first difference at record \(first ?? -1)")
+        }
+    }
+
     @Test func quoteRulesFollowLibcsv() throws {
         let text = "\"ab\"cd,ef\",\"a\"\"\"b\",x\"y\"\n\"\"\"\",\"\",\n"
         let expected = try CSVReference.records(Array(text.utf8))

@@ -1,0 +1,144 @@
+#pragma once
+#include <stdint.h>
+#include "csv_marks.h"
+
+/* Where `dayfold_csv_fast_records` writes what it found. The caller owns
+   the arrays and their capacities; counts start at 0 and are set by the
+   call. Field offsets are positions in the scanned buffer; `record_field_ends`
+   holds, per record, the count of fields up to and including its last;
+   `escaped` lists the fields (indexes into this call's fields) that hold
+   doubled quotes to undouble. */
+typedef struct {
+    int64_t *field_starts;
+    int64_t *field_ends;
+    int64_t field_capacity;
+    int64_t field_count;
+    int64_t *record_field_ends;
+    int64_t *record_starts;
+    int64_t *record_raw_ends;
+    int64_t record_capacity;
+    int64_t record_count;
+    int64_t *escaped;
+    int64_t escaped_capacity;
+    int64_t escaped_count;
+} dayfold_csv_fast_out;
+
+/* The stop masks of the 64-byte block at `block` (see dayfold_csv_marks64). */
+typedef struct {
+    int64_t block;
+    uint64_t unquoted;
+    uint64_t quoted;
+} dayfold_csv_block;
+
+/* First index >= i whose bit is set in the block masks (`quoted` picks the
+   mask), or -1 when that would need a block past `end`. */
+static inline int64_t dayfold_csv_next_stop(
+    const unsigned char *p, int64_t i, int64_t end, int quoted, dayfold_csv_block *cached) {
+    for (;;) {
+        int64_t block = i & ~(int64_t)63;
+        if (block + 64 > end) return -1;
+        if (block != cached->block) {
+            dayfold_csv_marks64(p + block, &cached->unquoted, &cached->quoted);
+            cached->block = block;
+        }
+        uint64_t bits = (quoted ? cached->quoted : cached->unquoted) >> (i - block);
+        if (bits) return i + __builtin_ctzll(bits);
+        i = block + 64;
+    }
+}
+
+/* Takes the complete *plain* records of p[pos..end): records of ASCII
+   bytes ended by a lone LF, whose fields are unquoted (ended by `,` or the
+   LF) or quoted with `""` for a quote inside, the closing quote followed by
+   `,` or the LF, and no line break inside quotes. That is nearly every row
+   of an export, and for those the general tokenizer's reading is exactly
+   this one. Stops before the first record that is anything else (CR, a
+   non-ASCII byte, a blank line, a quote followed by other data, a line
+   break inside quotes), that the buffer does not hold whole (or whose last
+   block reaches past `end`: blocks are classified 64 bytes at a time), or
+   that would overflow `out`; the general tokenizer takes it from there.
+   Returns the position after the last record taken. */
+static inline int64_t dayfold_csv_fast_records(
+    const unsigned char *p, int64_t pos, int64_t end, dayfold_csv_fast_out *out) {
+    dayfold_csv_block cached = {-1, 0, 0};
+    int64_t fields = 0, records = 0, escaped = 0;
+    /* Everything the loop uses in locals, and the output arrays declared
+       unaliased: otherwise each store of an offset makes the compiler load
+       the capacities and the cached block again. */
+    int64_t *__restrict starts = out->field_starts;
+    int64_t *__restrict ends = out->field_ends;
+    int64_t *__restrict record_field_ends = out->record_field_ends;
+    int64_t *__restrict record_starts = out->record_starts;
+    int64_t *__restrict record_raw_ends = out->record_raw_ends;
+    int64_t *__restrict escaped_fields = out->escaped;
+    const int64_t field_capacity = out->field_capacity;
+    const int64_t record_capacity = out->record_capacity;
+    const int64_t escaped_capacity = out->escaped_capacity;
+    while (records < record_capacity) {
+        int64_t record_start = pos;
+        int64_t record_fields = fields, record_escaped = escaped;
+        if (pos >= end || p[pos] == '\n' || p[pos] == '\r') break;
+        int64_t field_start = pos;
+        int64_t raw_end = -1;
+        for (;;) {
+            if (fields == field_capacity) goto stop;
+            if (p[field_start] != '"') {
+                int64_t i = dayfold_csv_next_stop(p, field_start, end, 0, &cached);
+                if (i < 0) goto stop;
+                unsigned char byte = p[i];
+                if (byte != ',' && byte != '\n') goto stop; /* CR or non-ASCII */
+                starts[fields] = field_start;
+                ends[fields] = i;
+                fields++;
+                if (byte == '\n') {
+                    raw_end = i;
+                    break;
+                }
+                field_start = i + 1;
+                if (field_start >= end) goto stop;
+                continue;
+            }
+            int64_t content = field_start + 1;
+            int64_t i = content;
+            int doubled = 0;
+            unsigned char following;
+            for (;;) {
+                i = dayfold_csv_next_stop(p, i, end, 1, &cached);
+                if (i < 0 || p[i] != '"' || i + 1 >= end) goto stop; /* LF, non-ASCII, or the end */
+                following = p[i + 1];
+                if (following != '"') break;
+                doubled = 1;
+                i += 2;
+            }
+            if (following != ',' && following != '\n') goto stop;
+            if (doubled) {
+                if (escaped == escaped_capacity) goto stop;
+                escaped_fields[escaped++] = fields;
+            }
+            starts[fields] = content;
+            ends[fields] = i;
+            fields++;
+            if (following == '\n') {
+                raw_end = i + 1; /* the LF: the raw text keeps the closing quote */
+                break;
+            }
+            field_start = i + 2;
+            if (field_start >= end) goto stop;
+        }
+        record_field_ends[records] = fields;
+        record_starts[records] = record_start;
+        record_raw_ends[records] = raw_end;
+        records++;
+        pos = raw_end + 1; /* past the LF */
+        continue;
+    stop:
+        fields = record_fields;
+        escaped = record_escaped;
+        pos = record_start;
+        break;
+    }
+    out->field_count = fields;
+    out->record_count = records;
+    out->escaped_count = escaped;
+    return pos;
+}

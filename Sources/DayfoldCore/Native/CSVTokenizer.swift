@@ -425,11 +425,18 @@ struct CSVTokenizer {
         var position = from
         while true {
             var out = plain.out
-            position = Int(dayfold_csv_fast_records(base, Int64(position), Int64(p.count), &out))
-            let records = Int(out.record_count)
-            guard records > 0 else { return position }
             let firstField = tables.fields.count
-            tables.fields.append(starts: out.field_starts, ends: out.field_ends, count: Int(out.field_count))
+            // The field offsets are written straight into the table's room.
+            tables.fields.fill(atLeast: PlainRecordRoom.fieldRoom) { starts, ends, room in
+                out.field_starts = starts
+                out.field_ends = ends
+                out.field_capacity = Int64(room)
+                position = Int(dayfold_csv_fast_records(base, Int64(position), Int64(p.count), &out))
+                return Int(out.field_count)
+            }
+            let records = Int(out.record_count)
+            // None taken: the record at `position` is one for `record`.
+            guard records > 0 else { return position }
             tables.recordEnds.reserveCapacity(tables.recordEnds.count + records)
             tables.lines.reserveCapacity(tables.lines.count + records)
             tables.rawStarts.reserveCapacity(tables.rawStarts.count + records)
@@ -447,12 +454,6 @@ struct CSVTokenizer {
                 tables.fixFields.append(field)
             }
             line += records
-            // A call that stopped short of its room met a record for `record`.
-            if records < plain.recordCapacity && Int(out.field_count) < plain.fieldCapacity
-                && Int(out.escaped_count) < plain.escapedCapacity
-            {
-                return position
-            }
         }
     }
 
@@ -517,19 +518,16 @@ struct CSVTokenizer {
 /// Room for one call of `dayfold_csv_fast_records`: its output arrays,
 /// allocated once per tokenizer (a file's scans reuse them).
 final class PlainRecordRoom {
-    let fieldCapacity = 16_384
+    /// Field slots a call gets at least (the table's room, written in place).
+    static let fieldRoom = 1_024
     let recordCapacity = 1_024
     let escapedCapacity = 4_096
-    private let fieldStarts: UnsafeMutablePointer<Int64>
-    private let fieldEnds: UnsafeMutablePointer<Int64>
     private let recordFieldEnds: UnsafeMutablePointer<Int64>
     private let recordStarts: UnsafeMutablePointer<Int64>
     private let recordRawEnds: UnsafeMutablePointer<Int64>
     private let escaped: UnsafeMutablePointer<Int64>
 
     init() {
-        fieldStarts = .allocate(capacity: fieldCapacity)
-        fieldEnds = .allocate(capacity: fieldCapacity)
         recordFieldEnds = .allocate(capacity: recordCapacity)
         recordStarts = .allocate(capacity: recordCapacity)
         recordRawEnds = .allocate(capacity: recordCapacity)
@@ -537,15 +535,14 @@ final class PlainRecordRoom {
     }
 
     deinit {
-        for pointer in [fieldStarts, fieldEnds, recordFieldEnds, recordStarts, recordRawEnds, escaped] {
-            pointer.deallocate()
-        }
+        for pointer in [recordFieldEnds, recordStarts, recordRawEnds, escaped] { pointer.deallocate() }
     }
 
-    /// The scanner's output description, counts at zero.
+    /// The scanner's output description, counts at zero; the field arrays
+    /// are set by the caller (the table's room).
     var out: dayfold_csv_fast_out {
         dayfold_csv_fast_out(
-            field_starts: fieldStarts, field_ends: fieldEnds, field_capacity: Int64(fieldCapacity), field_count: 0,
+            field_starts: nil, field_ends: nil, field_capacity: 0, field_count: 0,
             record_field_ends: recordFieldEnds, record_starts: recordStarts, record_raw_ends: recordRawEnds,
             record_capacity: Int64(recordCapacity), record_count: 0,
             escaped: escaped, escaped_capacity: Int64(escapedCapacity), escaped_count: 0)

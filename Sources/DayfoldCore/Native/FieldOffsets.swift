@@ -37,15 +37,17 @@ final class FieldOffsets: @unchecked Sendable {
         return ends[field]
     }
 
-    /// Appends `added` fields whose offsets are 64-bit integers (the C
-    /// scanner's), copied in two blocks.
-    func append(starts source: UnsafePointer<Int64>, ends sourceEnds: UnsafePointer<Int64>, count added: Int) {
-        guard added > 0 else { return }
-        while count + added > capacity { grow() }
-        // Int is 64 bits on every platform dayfold builds for.
-        UnsafeMutableRawPointer(starts + count).copyMemory(from: source, byteCount: added * 8)
-        UnsafeMutableRawPointer(ends + count).copyMemory(from: sourceEnds, byteCount: added * 8)
-        count += added
+    /// Hands `body` the room after the last field (at least `minimum`
+    /// slots), as 64-bit offsets for the C scanner to write in place, and
+    /// keeps the fields it reports filled.
+    func fill(atLeast minimum: Int, _ body: (UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>, Int) -> Int) {
+        while capacity - count < minimum { grow() }
+        let room = capacity - count
+        let filled = (starts + count).withMemoryRebound(to: Int64.self, capacity: room) { starts in
+            (ends + count).withMemoryRebound(to: Int64.self, capacity: room) { ends in body(starts, ends, room) }
+        }
+        precondition(filled >= 0 && filled <= room, "filled more fields than the room given")
+        count += filled
     }
 
     /// Points field `field` at other offsets (its text was rewritten elsewhere).

@@ -22,4 +22,22 @@ import Testing
         #expect(offsets.start(4) == 12)
         #expect((0..<5_000).allSatisfy { $0 == 3 || offsets.end($0) - offsets.start($0) == 2 })
     }
+
+    @Test func fillWritesInPlaceAfterTheLastFieldAndKeepsWhatItReports() {
+        let offsets = FieldOffsets(capacity: 16)
+        for field in 0..<10 { offsets.append(field, field + 1) }
+        offsets.fill(atLeast: 100) { starts, ends, room in
+            #expect(room >= 100)
+            for slot in 0..<50 {
+                starts[slot] = Int64(1_000 + slot)
+                ends[slot] = Int64(2_000 + slot)
+            }
+            return 40  // the last ten were scratch: not kept
+        }
+        #expect(offsets.count == 50)
+        #expect((0..<10).allSatisfy { offsets.start($0) == $0 && offsets.end($0) == $0 + 1 })
+        #expect((10..<50).allSatisfy { offsets.start($0) == 990 + $0 && offsets.end($0) == 1_990 + $0 })
+        offsets.append(7, 8)
+        #expect(offsets.start(50) == 7)
+    }
 }

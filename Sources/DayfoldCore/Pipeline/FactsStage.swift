@@ -93,10 +93,15 @@ public enum FactsStage {
         var resolvers = [UserZones.Resolver?](repeating: nil, count: drop.relationships.count)
         var days = [[Int32]](repeating: [], count: drop.relationships.count)
         func add(_ relationship: Int, _ instant: Instant, _ offset: Int32) {
-            let resolver = resolvers[relationship] ?? zones.resolver(drop.relationships[relationship].clientUserID)
-            resolvers[relationship] = resolver
-            days[relationship].append(
-                resolver.localDate(ParsedInstant(instant: instant, offsetSeconds: offset)).days)
+            // The resolver is used where it is stored: copying it out and
+            // back retained and released its references for every event.
+            if resolvers[relationship] == nil {
+                resolvers[relationship] = zones.resolver(drop.relationships[relationship].clientUserID)
+            }
+            guard
+                let day = resolvers[relationship]?.localDate(ParsedInstant(instant: instant, offsetSeconds: offset))
+            else { return }
+            days[relationship].append(day.days)
         }
         // Fields read in place: a copied event would retain its reason.
         for index in drop.events.indices {

@@ -217,10 +217,14 @@ public enum ReportTables {
             keyed.append(
                 ((Int64(rank[task.relationship]) << 32) | (Int64(task.localDate.days) + (1 << 31)), Int32(index)))
         }
+        // The comparator takes the two tables it reads, not the drop: a
+        // closure over the whole drop copied it (a retain and release of each
+        // of its arrays) on every comparison of ties.
+        let tasks = drop.tasks
+        let taskIDs = drop.taskIDs
         keyed.sort { left, right in
             if left.key != right.key { return left.key < right.key }
-            return drop.taskIDs.less(
-                drop.tasks[outcomes[Int(left.index)].task].id, drop.tasks[outcomes[Int(right.index)].task].id)
+            return taskIDs.less(tasks[outcomes[Int(left.index)].task].id, tasks[outcomes[Int(right.index)].task].id)
         }
         let rows = keyed.map { Int($0.index) }
         let kindBytes = drop.taskKinds.map { Array($0.utf8) }

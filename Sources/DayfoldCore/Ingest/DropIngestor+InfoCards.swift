@@ -12,6 +12,10 @@ extension DropIngestor {
         var candidates: [CardCandidate] = []
         var ids = ByteKeyTable()
         var keys = FingerprintMap()
+        // Sized up front (rows are about 230 bytes), as the other id tables are.
+        let expected = expectedRows(layout.infoCards, bytesPerRow: 200)
+        ids.reserve(expected)
+        keys.reserve(expected)
         for file in layout.infoCards {
             try readCSV(file, kind: "info_cards", columns: spec) { row, account in
                 let id = row.slice(0)

@@ -21,6 +21,9 @@ extension DropIngestor {
         candidates.reserveCapacity(roomForRows(layout.journal, shortestRow: 100))
         var journalUsers = ByteInterner()
         var entryIDs = ByteKeyTable()
+        // Sized up front (rows are about 170 bytes): grown from empty, the
+        // table re-inserted every id at each of a dozen doublings.
+        entryIDs.reserve(expectedRows(layout.journal, bytesPerRow: 150))
         for file in layout.journal {
             let handle: (inout CSVRow, Int) throws -> Void = { row, account in
                 // The first problem found is the reject reason: each check

@@ -20,11 +20,32 @@ enum FileDigests {
     static let windowBytes = 8 << 20
 
     /// Each file's hex digest and size, in order; nil for a file that could
-    /// not be opened or mapped. `window` (tests) must be a multiple of the
-    /// page size; `paired: false` (tests) hashes one file at a time through OpenSSL.
+    /// not be read. A file that cannot be mapped (some file systems) is read
+    /// and hashed chunk by chunk instead. `window` (tests) must be a multiple
+    /// of the page size (0 maps nothing); `paired: false` (tests) hashes one
+    /// file at a time through OpenSSL.
     static func hex(
         of paths: [String], window: Int = windowBytes, paired: Bool = dayfold_sha256_ni_available() != 0
     ) -> [(digest: String, size: Int)?] {
+        var results = mapped(paths, window: window, paired: paired)
+        for index in results.indices where results[index] == nil { results[index] = streamed(paths[index]) }
+        return results
+    }
+
+    /// A file read with `read` and hashed as it comes (the mapping failed).
+    private static func streamed(_ path: String) -> (digest: String, size: Int)? {
+        guard let stream = try? FileByteStream(path: path) else { return nil }
+        let digest = StreamDigest()
+        stream.digest = digest
+        do {
+            while try stream.nextChunk() != nil {}
+        } catch {
+            return nil
+        }
+        return (digest.hex(), digest.bytes)
+    }
+
+    private static func mapped(_ paths: [String], window: Int, paired: Bool) -> [(digest: String, size: Int)?] {
         var results = [(digest: String, size: Int)?](repeating: nil, count: paths.count)
         guard paired else {
             for (index, path) in paths.enumerated() {

@@ -36,6 +36,20 @@ import Testing
         }
     }
 
+    @Test(arguments: [true, false])
+    func filesThatCannotBeMappedAreReadInstead(paired: Bool) throws {
+        guard !paired || dayfold_sha256_ni_available() != 0 else { return }
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let paths = try writeFiles(Self.lengths, in: directory)
+        // A window of 0 bytes maps nothing: every non-empty file takes the reading path.
+        let digests = FileDigests.hex(of: paths, window: 0, paired: paired)
+        for (index, path) in paths.enumerated() {
+            #expect(digests[index]?.digest == (try SHA256Hasher.hex(file: path)), "length \(Self.lengths[index])")
+            #expect(digests[index]?.size == Self.lengths[index])
+        }
+    }
+
     @Test func knownDigestsOfEmptyAndAbc() throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -24,7 +24,7 @@ import CSystem
 /// Plain records (ASCII, ended by a lone LF, fields unquoted or quoted with
 /// only `""` inside, no line break inside quotes: nearly every row of an
 /// export) are taken by a C loop, `dayfold_csv_fast_records`, which reads
-/// them exactly as `record` does with a quarter fewer instructions and its
+/// them exactly as `record` does with about 30 % fewer instructions and its
 /// state in registers; any other record goes through `record`.
 struct CSVTokenizer {
     /// The record table a scan appends to; offsets are into the scanned buffer,
@@ -418,8 +418,7 @@ struct CSVTokenizer {
     /// (`dayfold_csv_fast_records`: ASCII records of unquoted or simply quoted
     /// fields, ended by LF, which is nearly every row); returns where the
     /// first record it left to `record` starts. The scanner keeps its
-    /// offsets in registers and tests no case a plain record cannot hit:
-    /// about half the instructions per field of the general loop.
+    /// offsets in registers and tests no case a plain record cannot hit.
     private mutating func takePlainRecords(_ p: UnsafeRawBufferPointer, _ from: Int, _ tables: inout Tables) -> Int {
         guard let base = p.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return from }
         var position = from

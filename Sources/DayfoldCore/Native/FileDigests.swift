@@ -1,4 +1,3 @@
-import CCrypto
 import CSystem
 import Foundation
 
@@ -13,7 +12,7 @@ import Foundation
 /// cache after ingest has read them, or read once for both): no copy into a
 /// buffer, and only two windows are resident at once.
 ///
-/// Without the SHA instructions, each file is hashed on its own by OpenSSL.
+/// Without the SHA instructions, each file is read and hashed on its own by OpenSSL.
 enum FileDigests {
     /// Bytes mapped at once per file: a multiple of the page size and of
     /// the 64-byte block, so blocks never straddle two windows.
@@ -22,17 +21,18 @@ enum FileDigests {
     /// Each file's hex digest and size, in order; nil for a file that could
     /// not be read. A file that cannot be mapped (some file systems) is read
     /// and hashed chunk by chunk instead. `window` (tests) must be a multiple
-    /// of the page size (0 maps nothing); `paired: false` (tests) hashes one
-    /// file at a time through OpenSSL.
+    /// of the page size (0 maps nothing); `paired: false` (tests, and CPUs
+    /// without the SHA instructions) reads and hashes one file at a time.
     static func hex(
         of paths: [String], window: Int = windowBytes, paired: Bool = dayfold_sha256_ni_available() != 0
     ) -> [(digest: String, size: Int)?] {
-        var results = mapped(paths, window: window, paired: paired)
+        guard paired else { return paths.map(streamed) }
+        var results = inPairs(paths, window: window)
         for index in results.indices where results[index] == nil { results[index] = streamed(paths[index]) }
         return results
     }
 
-    /// A file read with `read` and hashed as it comes (the mapping failed).
+    /// A file read with `read` and hashed as it comes.
     private static func streamed(_ path: String) -> (digest: String, size: Int)? {
         guard let stream = try? FileByteStream(path: path) else { return nil }
         let digest = StreamDigest()
@@ -45,16 +45,9 @@ enum FileDigests {
         return (digest.hex(), digest.bytes)
     }
 
-    private static func mapped(_ paths: [String], window: Int, paired: Bool) -> [(digest: String, size: Int)?] {
+    /// The mapped files' digests, two lanes side by side (nil: not mapped).
+    private static func inPairs(_ paths: [String], window: Int) -> [(digest: String, size: Int)?] {
         var results = [(digest: String, size: Int)?](repeating: nil, count: paths.count)
-        guard paired else {
-            for (index, path) in paths.enumerated() {
-                if let file = FileWindow.open(path, window: window), let digest = oneByOne(file) {
-                    results[index] = (digest, file.size)
-                }
-            }
-            return results
-        }
         var lanes: [Lane?] = [nil, nil]
         var next = 0
         /// The next file that opens, into `lanes[slot]` (nil when none is left).
@@ -75,14 +68,12 @@ enum FileDigests {
             // Each lane holds at least one whole block in its window, or is
             // finished and refilled.
             for slot in 0..<2 {
-                while let lane = lanes[slot], !lane.hasBlock {
-                    if var lane = lanes[slot], lane.moveWindow() {
+                while var lane = lanes[slot], !lane.hasBlock {
+                    if lane.moveWindow() {
                         lanes[slot] = lane
                         continue
                     }
-                    if var lane = lanes[slot], let digest = lane.finish() {
-                        results[lane.index] = (digest, lane.file.size)
-                    }
+                    if let digest = lane.finish() { results[lane.index] = (digest, lane.file.size) }
                     refill(slot)
                 }
             }
@@ -91,53 +82,46 @@ enum FileDigests {
                 return results
             case (var a?, var b?):
                 let blocks = min(a.blocks, b.blocks)
-                a.withBlocks { stateA, bytesA in
-                    b.withBlocks { stateB, bytesB in dayfold_sha256_blocks(stateA, bytesA, stateB, bytesB, blocks) }
+                guard let bytesA = a.nextBlocks, let bytesB = b.nextBlocks else {
+                    preconditionFailure("a lane without a window")
                 }
-                a.advance(blocks)
-                b.advance(blocks)
+                a.hasher.compressWholeBlocks(64 * blocks) { stateA in
+                    b.hasher.compressWholeBlocks(64 * blocks) { stateB in
+                        dayfold_sha256_blocks(stateA, bytesA, stateB, bytesB, blocks)
+                    }
+                }
+                a.file.position += 64 * blocks
+                b.file.position += 64 * blocks
                 lanes[0] = a
                 lanes[1] = b
             case (var lane?, nil), (nil, var lane?):
                 let slot = lanes[0] == nil ? 1 : 0
                 let blocks = lane.blocks
-                lane.withBlocks { state, bytes in dayfold_sha256_blocks(state, bytes, nil, nil, blocks) }
-                lane.advance(blocks)
+                guard let bytes = lane.nextBlocks else { preconditionFailure("a lane without a window") }
+                lane.hasher.compressWholeBlocks(64 * blocks) { state in
+                    dayfold_sha256_blocks(state, bytes, nil, nil, blocks)
+                }
+                lane.file.position += 64 * blocks
                 lanes[slot] = lane
             }
         }
-    }
-
-    /// A file hashed alone, through OpenSSL, window by window.
-    private static func oneByOne(_ file: FileWindow) -> String? {
-        var file = file
-        defer { file.close() }
-        var hasher = SHA256Hasher()
-        while file.position < file.size {
-            if file.position >= file.windowEnd && !file.map(at: file.position) { return nil }
-            guard let window = file.window else { return nil }
-            let from = file.position - file.windowStart
-            hasher.update(UnsafeRawBufferPointer(rebasing: window[from...]))
-            file.position = file.windowEnd
-        }
-        return hasher.finalizeHex()
     }
 
     /// One file being hashed: its window and its SHA-256 state.
     private struct Lane {
         let index: Int
         var file: FileWindow
-        var context = SHA256_CTX()
-
-        init(index: Int, file: FileWindow) {
-            self.index = index
-            self.file = file
-            SHA256_Init(&context)
-        }
+        var hasher = SHA256Hasher()
 
         /// Whole blocks left in the mapped window.
         var blocks: Int { (file.windowEnd - file.position) / 64 }
         var hasBlock: Bool { file.window != nil && blocks > 0 }
+
+        /// The bytes of the next blocks (nil when no window is mapped).
+        var nextBlocks: UnsafePointer<UInt8>? {
+            guard let base = file.window?.baseAddress else { return nil }
+            return UnsafePointer((base + (file.position - file.windowStart)).assumingMemoryBound(to: UInt8.self))
+        }
 
         /// Maps the window at the current position; false at the file's last
         /// partial block (or when mapping fails: then `finish` reports it).
@@ -146,41 +130,20 @@ enum FileDigests {
             return file.map(at: file.position)
         }
 
-        /// The state words and the next block's bytes.
-        mutating func withBlocks(_ body: (UnsafeMutablePointer<UInt32>, UnsafePointer<UInt8>) -> Void) {
-            guard let window = file.window, let base = window.baseAddress else { return }
-            let bytes = (base + (file.position - file.windowStart)).assumingMemoryBound(to: UInt8.self)
-            withUnsafeMutableBytes(of: &context.h) { words in
-                guard let state = words.baseAddress?.assumingMemoryBound(to: UInt32.self) else { return }
-                body(state, bytes)
-            }
-        }
-
-        mutating func advance(_ blocks: Int) { file.position += 64 * blocks }
-
-        /// The digest: OpenSSL takes the last partial block and the padding,
-        /// told how many bits the whole blocks held. nil when the file could
-        /// not be mapped to its end.
+        /// The digest: OpenSSL takes the last partial block and the padding.
+        /// nil when the file could not be mapped to its end.
         mutating func finish() -> String? {
             defer { file.close() }
             let rest = file.size - file.position
             guard rest < 64 else { return nil }
-            let bits = UInt64(file.position) * 8
-            context.Nl = UInt32(truncatingIfNeeded: bits)
-            context.Nh = UInt32(truncatingIfNeeded: bits >> 32)
-            context.num = 0
             if rest > 0 {
                 if file.position < file.windowStart || file.position + rest > file.windowEnd {
                     guard file.map(at: file.position - file.position % Int(getpagesize())) else { return nil }
                 }
                 guard let base = file.window?.baseAddress else { return nil }
-                SHA256_Update(&context, base + (file.position - file.windowStart), rest)
+                hasher.update(UnsafeRawBufferPointer(start: base + (file.position - file.windowStart), count: rest))
             }
-            var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-            SHA256_Final(&digest, &context)
-            var hex: [UInt8] = []
-            appendHexDigits(digest, into: &hex)
-            return String(decoding: hex, as: UTF8.self)
+            return hasher.finalizeHex()
         }
     }
 }

@@ -15,6 +15,22 @@ public struct SHA256Hasher {
         _ = SHA256_Update(&context, bytes.baseAddress, bytes.count)
     }
 
+    /// Lets code of its own compress whole 64-byte blocks into this hash
+    /// (`FileDigests`, two files side by side): `body` gets the eight state
+    /// words, and `byteCount` bytes are then counted as hashed, so `update`
+    /// and `finalizeHex` go on from there (OpenSSL pads the end). Only at a
+    /// block boundary, for whole blocks.
+    mutating func compressWholeBlocks(_ byteCount: Int, _ body: (UnsafeMutablePointer<UInt32>) -> Void) {
+        precondition(context.num == 0 && byteCount % 64 == 0, "whole blocks only, at a block boundary")
+        withUnsafeMutableBytes(of: &context.h) { words in
+            guard let state = words.baseAddress?.assumingMemoryBound(to: UInt32.self) else { return }
+            body(state)
+        }
+        let bits = (UInt64(context.Nh) << 32 | UInt64(context.Nl)) &+ UInt64(byteCount) &* 8
+        context.Nl = UInt32(truncatingIfNeeded: bits)
+        context.Nh = UInt32(truncatingIfNeeded: bits >> 32)
+    }
+
     public mutating func finalizeHex() -> String {
         var hex: [UInt8] = []
         finalizeHex(into: &hex)

@@ -69,7 +69,10 @@ extension PipelineRunner {
         var fields: [String: [ParquetField]] = [:]
         for (index, folder) in folders.enumerated() {
             defer { trimHeap() }
-            let drop = try PipelineRunner.ingest(input: folder, config: config, asOf: asOf, hashInputs: false)
+            // Spill files are not hashed: the manifest's digests are the
+            // union pass's (and the subjects' and exports', hashed below).
+            let drop = try PipelineRunner.ingest(
+                input: folder, config: config, asOf: asOf, hashInputs: false, hashWhileReading: false)
             // The partition's spill is read: removed now, its pages are
             // dropped before the kernel writes them to disk (left until the
             // end, a large drop's spill and partition tables passed the dirty

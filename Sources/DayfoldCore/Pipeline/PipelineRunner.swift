@@ -58,7 +58,6 @@ public struct PipelineRunner {
         return drop
     }
 
-    /// The manifest's warnings, in a fixed order.
     /// The accounts with their files' SHA-256 from `FileDigests`, and a
     /// warning for each CSV file whose size when hashed is not the size
     /// ingest read: the file changed during the run, so its digest may not
@@ -83,6 +82,7 @@ public struct PipelineRunner {
         return (accounts, warnings)
     }
 
+    /// The manifest's warnings, in a fixed order.
     static func warnings(invalidSchemaRows: Int, zoneWarnings: Set<String>) -> [String] {
         (invalidSchemaRows > 0 ? ["invalid JSON in action_schema read as {}: \(invalidSchemaRows) rows"] : [])
             + zoneWarnings.sorted()

@@ -37,9 +37,11 @@ public enum FactsStage {
 
     /// `client`: the client side when it was computed already (alongside the
     /// reading of status events, which it does not need); nil computes it here.
+    /// `outcomesReady` gets the task outcomes as soon as they are known (the
+    /// event snapshot needs nothing else), before the rest is computed.
     public static func compute(
         _ drop: IngestedDrop, config: PipelineConfig, asOf: ParsedInstant, owned: Set<String>? = nil,
-        client: ClientSide? = nil
+        client: ClientSide? = nil, outcomesReady: ((IngestedDrop, [TaskOutcome]) -> Void)? = nil
     ) -> RunResult {
         let zones = drop.userZones
         let today = drop.relationships.map {
@@ -56,6 +58,7 @@ public enum FactsStage {
             ? BackgroundValue { FactsStage.clientSide(drop, config: config, asOf: asOf, owned: owned) } : nil
         let activitySide = BackgroundValue { activityDays(activityDrop) }
         let outcomes = TaskOutcomeCalculator.outcomes(drop, asOf: asOf.instant)
+        outcomesReady?(drop, outcomes)
         // Only the owned relationships' day tables: a partition holds every
         // relationship of the subjects, and building the others' tables (from
         // their start to today) made each partition grow with the whole drop.

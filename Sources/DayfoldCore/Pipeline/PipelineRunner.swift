@@ -146,14 +146,38 @@ public struct PipelineRunner {
             clientInputsReady: { early.set(FactsStage.clientSide($0, config: config, asOf: asOf)) })
         lap("ingest")
         let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
+        defer { stages.finish() }
+        let publisher = try OutputPublisher(destination: output)
+        let debugTables = debugTables
+        do {
+            for folder in ["reports", "rejects", "snapshots"] + (debugTables ? ["debug"] : []) {
+                try FileManager.default.createDirectory(
+                    atPath: publisher.path(folder), withIntermediateDirectories: true)
+            }
+        } catch {
+            throw PipelineRunner.writeFailure(error, publisher)
+        }
         stages.begin("compute")
-        var result = FactsStage.compute(drop, config: config, asOf: asOf, client: early.value)
+        // The event snapshot, the largest output, is written from the task
+        // outcomes alone: it starts as soon as they are known, beside the rest
+        // of the facts, instead of finishing alone at the end of the writing.
+        let eventSnapshot = LateValue<Result<(String, Int, String), any Error>>()
+        let staging = publisher.staging
+        var result = FactsStage.compute(
+            drop, config: config, asOf: asOf, client: early.value,
+            outcomesReady: { drop, outcomes in
+                eventSnapshot.start {
+                    Result {
+                        try PipelineRunner.writeSnapshot(
+                            "adherence_events", ReportTables.adherenceEvents(drop, outcomes: outcomes, owned: nil),
+                            in: staging, debug: debugTables)
+                    }
+                }
+            })
         var warnings = PipelineRunner.warnings(
             invalidSchemaRows: drop.invalidSchemaRows, zoneWarnings: result.drop.userZones.warnings)
         lap("compute")
         stages.begin("write")
-        defer { stages.finish() }
-        let publisher = try OutputPublisher(destination: output)
         do {
             // Tables are built inside the jobs, so their sorting runs in parallel too.
             let reportTables: [(String, () -> OutputTable)] = [
@@ -169,30 +193,17 @@ public struct PipelineRunner {
             // tables (the event snapshot, then the day tables) come first so
             // they do not start last and run alone.
             let snapshotTables: [(String, () -> OutputTable)] = [
-                ("adherence_events", { ReportTables.adherenceEvents(result) }),
                 ("relationship_days", { ReportTables.relationshipDays(result) }),
                 ("client_days", { ReportTables.clientDays(result) }),
                 ("progress_ranges", { ReportTables.progressRanges(result) }),
                 ("risk_signals", { ReportTables.riskSignals(result) }),
                 ("streaks", { ReportTables.streaks(result) }),
             ]
-            for folder in ["reports", "rejects", "snapshots"] + (debugTables ? ["debug"] : []) {
-                try FileManager.default.createDirectory(
-                    atPath: publisher.path(folder), withIntermediateDirectories: true)
-            }
             let rejectRows = ReportTables.rejects(drop.rejects)
             var jobs: [() throws -> (String, Int, String)?] = []
             for (name, table) in snapshotTables {
-                let debug = debugTables
                 jobs.append {
-                    let built = table()
-                    let relative = "snapshots/\(name).parquet"
-                    let path = publisher.path(relative)
-                    // Digests are taken as the files are written, not read back.
-                    let (rows, digest) = try TableWriters.writeParquet(built, to: path)
-                    if debug { try TableWriters.writeCSV(built, to: publisher.path("debug/\(name).csv")) }
-                    debugRSS("write: \(relative)")
-                    return (relative, rows, digest)
+                    try PipelineRunner.writeSnapshot(name, table(), in: staging, debug: debugTables)
                 }
             }
             for (relative, table) in reportTables {
@@ -211,7 +222,10 @@ public struct PipelineRunner {
                 return ("rejects/rejects.csv", rejects.rows, rejects.sha256 ?? "")
             }
             let written = try ParallelJobs(jobs).run()
-            let outputs = written.compactMap { $0 }.sorted { bytesLess($0.0, $1.0) }
+            guard let events = eventSnapshot.value() else {
+                preconditionFailure("the facts were computed without their outcomes")
+            }
+            let outputs = (written.compactMap { $0 } + [try events.get()]).sorted { bytesLess($0.0, $1.0) }
             lap("write")
             result.timings = timings
             let (hashedInputs, changed) = PipelineRunner.digested(
@@ -229,6 +243,19 @@ public struct PipelineRunner {
         }
         if keepMemoryUntilExit { KeptUntilExit.shared.keep((drop, result)) }
         return outcome(read: drop.rowsRead, rejected: drop.rowsRejected, publisher: publisher)
+    }
+
+    /// Writes snapshot `name` (and its debug CSV) into the staging directory
+    /// `staging` (`OutputPublisher.staging`); returns its path in the
+    /// output, row count and SHA-256 (taken as the file is written, not read back).
+    private static func writeSnapshot(
+        _ name: String, _ table: OutputTable, in staging: String, debug: Bool
+    ) throws -> (String, Int, String) {
+        let relative = "snapshots/\(name).parquet"
+        let (rows, digest) = try TableWriters.writeParquet(table, to: staging + "/" + relative)
+        if debug { try TableWriters.writeCSV(table, to: staging + "/debug/\(name).csv") }
+        debugRSS("write: \(relative)")
+        return (relative, rows, digest)
     }
 
     /// The run's outcome once its outputs are published.

@@ -3,8 +3,13 @@
 public enum ReportTables {
     /// Relationship indexes in report order (by id bytes).
     static func relationshipOrder(_ result: RunResult) -> [Int] {
-        result.drop.relationships.indices.filter { result.owns(relationship: $0) }.sorted {
-            bytesLess(result.drop.relationships[$0].id, result.drop.relationships[$1].id)
+        relationshipOrder(result.drop, owned: result.owned)
+    }
+
+    /// The owned relationships (all when `owned` is nil) in id order.
+    static func relationshipOrder(_ drop: IngestedDrop, owned: Set<String>?) -> [Int] {
+        drop.relationships.indices.filter { owned?.contains(drop.relationships[$0].clientUserID) ?? true }.sorted {
+            bytesLess(drop.relationships[$0].id, drop.relationships[$1].id)
         }
     }
 
@@ -26,10 +31,11 @@ public enum ReportTables {
     /// table: appended from a String, each of millions of values took and
     /// released the String's storage.
     static func relationshipIDBytes(_ result: RunResult) -> (relationship: [[UInt8]], client: [[UInt8]]) {
-        (
-            result.drop.relationships.map { Array($0.id.utf8) },
-            result.drop.relationships.map { Array($0.clientUserID.utf8) }
-        )
+        relationshipIDBytes(result.drop)
+    }
+
+    static func relationshipIDBytes(_ drop: IngestedDrop) -> (relationship: [[UInt8]], client: [[UInt8]]) {
+        (drop.relationships.map { Array($0.id.utf8) }, drop.relationships.map { Array($0.clientUserID.utf8) })
     }
 
     /// `relationship_days` (the snapshot) and `coach_daily_summary.csv` (the report).
@@ -203,17 +209,27 @@ public enum ReportTables {
 
     /// One adherence event per COMPLETED, SKIPPED and MISSED task (SPEC §3).
     public static func adherenceEvents(_ result: RunResult) -> OutputTable {
-        let drop = result.drop
-        let outcomes = result.outcomes
+        adherenceEvents(result.drop, outcomes: result.outcomes, owned: result.owned)
+    }
+
+    /// The event snapshot from what it reads of a run: the tasks and their
+    /// outcomes (the whole run starts writing it as soon as the outcomes are
+    /// known, while the rest of the facts are computed).
+    static func adherenceEvents(_ drop: IngestedDrop, outcomes: [TaskOutcome], owned: Set<String>?) -> OutputTable {
+        let order = relationshipOrder(drop, owned: owned)
         var rank = [Int](repeating: 0, count: drop.relationships.count)
-        for (position, index) in relationshipOrder(result).enumerated() { rank[index] = position }
+        var owns = [Bool](repeating: false, count: drop.relationships.count)
+        for (position, index) in order.enumerated() {
+            rank[index] = position
+            owns[index] = true
+        }
         // Sort small (key, outcome index) pairs — (relationship rank, date) as one
         // integer; task ids (bytes) only break ties within a day — not the outcomes.
         var keyed: [(key: Int64, index: Int32)] = []
         for (index, outcome) in outcomes.enumerated()
         where outcome.kind == .completed || outcome.kind == .skipped || outcome.kind == .missed {
             let task = drop.tasks[outcome.task]
-            guard result.owns(relationship: task.relationship) else { continue }
+            guard owns[task.relationship] else { continue }
             keyed.append(
                 ((Int64(rank[task.relationship]) << 32) | (Int64(task.localDate.days) + (1 << 31)), Int32(index)))
         }
@@ -228,7 +244,7 @@ public enum ReportTables {
         }
         let rows = keyed.map { Int($0.index) }
         let kindBytes = drop.taskKinds.map { Array($0.utf8) }
-        let idBytes = relationshipIDBytes(result)
+        let idBytes = relationshipIDBytes(drop)
         let fields = [
             field("event_id", .string), field("daily_task_instance_id", .string), field("relationship_id", .string),
             field("client_user_id", .string), field("local_date", .date), field("task_kind", .string),
@@ -301,8 +317,22 @@ public enum ReportTables {
             eventID.reserveRows(range.count, bytes: 2 * 32 * range.count)
             type.reserveRows(range.count, bytes: 9 * range.count)
             taskID.bytes.withUnsafeBufferPointer { ids in
-                for (position, kind) in kinds.enumerated() {
-                    let name = kind?.utf8Name ?? []
+                // Ids two rows at a time: their digests are computed side by side.
+                var position = 0
+                while position + 1 < kinds.count {
+                    let first = kinds[position]?.utf8Name ?? []
+                    let second = kinds[position + 1]?.utf8Name ?? []
+                    eventID.appendBuilt(2, width: 64) {
+                        appendEventIDs(
+                            (UnsafeBufferPointer(rebasing: ids[taskID.range(position)]), first),
+                            (UnsafeBufferPointer(rebasing: ids[taskID.range(position + 1)]), second), into: &$0)
+                    }
+                    type.append(first[...])
+                    type.append(second[...])
+                    position += 2
+                }
+                if position < kinds.count {
+                    let name = kinds[position]?.utf8Name ?? []
                     eventID.appendBuilt {
                         appendEventID(UnsafeBufferPointer(rebasing: ids[taskID.range(position)]), name, into: &$0)
                         return true
@@ -327,6 +357,29 @@ public enum ReportTables {
             message[taskID.count] = 0x7C
             _ = UnsafeMutableBufferPointer(rebasing: message[(taskID.count + 1)...]).initialize(fromContentsOf: type)
             SHA256Hasher.appendHex(of: UnsafeBufferPointer(message), into: &output)
+        }
+    }
+
+    /// Two adherence events' ids (each a task id and an event type), their
+    /// digests computed side by side; the same bytes as `appendEventID` on each.
+    static func appendEventIDs(
+        _ first: (taskID: UnsafeBufferPointer<UInt8>, type: [UInt8]),
+        _ second: (taskID: UnsafeBufferPointer<UInt8>, type: [UInt8]), into output: inout [UInt8]
+    ) {
+        let firstLength = first.taskID.count + 1 + first.type.count
+        let secondLength = second.taskID.count + 1 + second.type.count
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: firstLength + secondLength) { messages in
+            func put(_ taskID: UnsafeBufferPointer<UInt8>, _ type: [UInt8], at position: Int) {
+                _ = UnsafeMutableBufferPointer(rebasing: messages[position...]).initialize(fromContentsOf: taskID)
+                messages[position + taskID.count] = 0x7C
+                _ = UnsafeMutableBufferPointer(rebasing: messages[(position + taskID.count + 1)...])
+                    .initialize(fromContentsOf: type)
+            }
+            put(first.taskID, first.type, at: 0)
+            put(second.taskID, second.type, at: firstLength)
+            SHA256Hasher.appendHexOfPair(
+                UnsafeBufferPointer(rebasing: messages[..<firstLength]),
+                UnsafeBufferPointer(rebasing: messages[firstLength...]), into: &output)
         }
     }
 

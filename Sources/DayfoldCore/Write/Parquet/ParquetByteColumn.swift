@@ -45,6 +45,18 @@ public struct ParquetByteColumn: Sendable, Equatable {
         }
     }
 
+    /// Appends `count` values of `width` bytes each, written back to back
+    /// by `build` (values made together, like digests hashed side by side).
+    mutating func appendBuilt(_ count: Int, width: Int, _ build: (inout [UInt8]) -> Void) {
+        let start = bytes.count
+        build(&bytes)
+        precondition(bytes.count == start + count * width, "built values of the announced width")
+        for index in 0..<count {
+            ends.append(start + (index + 1) * width)
+            nulls.append(false)
+        }
+    }
+
     /// Room for `rows` more rows (and `bytes` more value bytes, when known):
     /// a column that grows by doubling copies and faults in its pages again.
     mutating func reserveRows(_ rows: Int, bytes valueBytes: Int = 0) {

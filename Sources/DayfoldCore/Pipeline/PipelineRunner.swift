@@ -189,9 +189,6 @@ public struct PipelineRunner {
                 ("reports/risk_signals.csv", { ReportTables.riskSignals(result) }),
                 ("reports/streaks.csv", { ReportTables.streaks(result) }),
             ]
-            // Jobs are taken in order by whichever core is free: the largest
-            // tables (the event snapshot, then the day tables) come first so
-            // they do not start last and run alone.
             let snapshotTables: [(String, () -> OutputTable)] = [
                 ("relationship_days", { ReportTables.relationshipDays(result) }),
                 ("client_days", { ReportTables.clientDays(result) }),
@@ -200,20 +197,23 @@ public struct PipelineRunner {
                 ("streaks", { ReportTables.streaks(result) }),
             ]
             let rejectRows = ReportTables.rejects(drop.rejects)
-            var jobs: [() throws -> (String, Int, String)?] = []
-            for (name, table) in snapshotTables {
-                jobs.append {
-                    try PipelineRunner.writeSnapshot(name, table(), in: staging, debug: debugTables)
-                }
-            }
-            for (relative, table) in reportTables {
-                jobs.append {
+            typealias Job = () throws -> (String, Int, String)?
+            func report(_ relative: String, _ table: @escaping () -> OutputTable) -> Job {
+                {
                     let path = publisher.path(relative)
                     let (rows, digest) = try TableWriters.writeCSV(table(), to: path)
                     debugRSS("write: \(relative)")
                     return (relative, rows, digest)
                 }
             }
+            func snapshot(_ name: String, _ table: @escaping () -> OutputTable) -> Job {
+                { try PipelineRunner.writeSnapshot(name, table(), in: staging, debug: debugTables) }
+            }
+            // Jobs are taken in order by whichever core is free: the largest
+            // (the coach summary report, then the day tables) come first so
+            // they do not start last and run alone.
+            var jobs: [Job] =
+                reportTables.prefix(1).map(report) + snapshotTables.map(snapshot) + reportTables.dropFirst().map(report)
             jobs.append {
                 let path = publisher.path("rejects/rejects.csv")
                 let rejects = try CSVReportWriter(path: path, header: ReportTables.rejectsHeader)

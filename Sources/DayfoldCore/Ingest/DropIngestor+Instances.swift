@@ -63,6 +63,11 @@ extension DropIngestor {
             if isNew { schemaOfText.append(ActionSchema(text)) }
             return schemaOfText[Int(key)]
         }
+        // Zones, kinds and schemas repeat from row to row: the recent ones
+        // are found without hashing them.
+        var recentZones = RecentKeys<Int32>()
+        var recentKinds = RecentKeys<Int32>()
+        var recentSchemas = RecentKeys<ActionSchema>()
         let prepare = InstanceFields.preparing(relationshipLookup)
         // A few rows ahead: start loading the slots the row's id and key will probe.
         let ahead = { (row: InstanceFields) in
@@ -79,8 +84,13 @@ extension DropIngestor {
                 guard row.has(1) else { return row.fail("missing_column:relationship_id") }
                 guard let date = prepared?.date ?? row.date(2) else { return }
                 guard let zoneName = row.slice(3) else { return row.fail("missing_column:timezone") }
-                let (zoneKey, isNewZone) = zoneNames.intern(zoneName)
-                if isNewZone { zoneOfName.append(drop.zones.id(named: String(decoding: zoneName, as: UTF8.self))) }
+                let zoneKey = recentZones.value(for: zoneName) {
+                    let (zoneKey, isNewZone) = zoneNames.intern(zoneName)
+                    if isNewZone {
+                        zoneOfName.append(drop.zones.id(named: String(decoding: zoneName, as: UTF8.self)))
+                    }
+                    return zoneKey
+                }
                 guard let zone = zoneOfName[Int(zoneKey)] else { return row.fail("unknown_timezone:timezone") }
                 guard let kind = row.slice(4) else { return row.fail("missing_column:task_kind") }
                 guard row.has(5) else { return row.fail("missing_column:source_key") }
@@ -93,7 +103,8 @@ extension DropIngestor {
                     row.fail("unknown_relationship")
                     return
                 }
-                let schema = schema(row.slice(7))
+                let schemaText = row.slice(7)
+                let schema = schemaText.map { text in recentSchemas.value(for: text) { schema(text) } } ?? schema(nil)
                 if !schema.valid { invalidSchemas += 1 }
                 let key = keys.intern(
                     prepared?.key ?? DropIngestor.idempotencyKey(relationship, date, kind, row.slice(5) ?? [])
@@ -102,7 +113,8 @@ extension DropIngestor {
                     InstanceCandidate(
                         idKey: taskIDKey(id, hash: prepared?.idHash), idempotencyKey: key, relationship: relationship,
                         date: date, zone: zone,
-                        kind: kinds.intern(kind), status: status, schema: schema, account: account))
+                        kind: recentKinds.value(for: kind) { kinds.intern(kind) }, status: status, schema: schema,
+                        account: account))
             }
         }
         drop.invalidSchemaRows = invalidSchemas

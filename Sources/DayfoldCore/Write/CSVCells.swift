@@ -75,22 +75,40 @@ struct CSVCells {
 
     /// Appends the chunk's rows, each cell copied from its column, into
     /// `output`: room for all of them is taken once (the cells' bytes, a
-    /// comma or line break after each), and a cell, a few bytes long, is
-    /// copied byte by byte rather than through a call.
+    /// comma or line break after each) and filled through one pointer. A
+    /// short cell (most are a few bytes) is copied byte by byte, a longer
+    /// one (an id) by one `memcpy`; the bounds of the room are checked per
+    /// chunk, not per byte.
     func appendRows(into output: inout [UInt8]) {
         guard columns > 0 else { return output.append(contentsOf: repeatElement(0x0A, count: rows)) }
-        output.append(addingCapacity: bytes.count + rows * columns) { span in
-            bytes.withUnsafeBufferPointer { text in
-                ends.withUnsafeBufferPointer { ends in
-                    for row in 0..<rows {
-                        for column in 0..<columns {
-                            let cell = column * rows + row
-                            let start = cell == 0 ? 0 : ends[cell - 1]
-                            for index in start..<ends[cell] { span.append(text[index]) }
-                            span.append(column + 1 < columns ? 0x2C : 0x0A)
+        let total = bytes.count + rows * columns
+        output.append(addingCapacity: total) { span in
+            span.withUnsafeMutableBufferPointer { room, initialized in
+                precondition(room.count >= total, "room for every cell and separator")
+                guard let target = room.baseAddress else { return }
+                var at = 0
+                bytes.withUnsafeBufferPointer { text in
+                    ends.withUnsafeBufferPointer { ends in
+                        for row in 0..<rows {
+                            for column in 0..<columns {
+                                let cell = column * rows + row
+                                let start = cell == 0 ? 0 : ends[cell - 1]
+                                let length = ends[cell] - start
+                                if length > 0, let source = text.baseAddress {
+                                    if length <= 8 {
+                                        for index in 0..<length { target[at + index] = source[start + index] }
+                                    } else {
+                                        (target + at).initialize(from: source + start, count: length)
+                                    }
+                                    at += length
+                                }
+                                target[at] = column + 1 < columns ? 0x2C : 0x0A
+                                at += 1
+                            }
                         }
                     }
                 }
+                initialized = at
             }
         }
     }

@@ -103,15 +103,24 @@ public final class CSVReportWriter {
     }
 
     /// Decimal digits of `value` (what `String(value)` writes).
+    /// The digits are made right to left in a small buffer and appended at
+    /// once (most report cells are counts of one digit: those take one append).
     static func appendInteger(_ value: Int64, into output: inout [UInt8]) {
-        if value < 0 { output.append(0x2D) }
-        var magnitude = value.magnitude
-        let start = output.count
-        repeat {
-            output.append(UInt8(truncatingIfNeeded: 0x30 &+ magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        output[start...].reverse()
+        if value >= 0 && value < 10 { return output.append(0x30 &+ UInt8(truncatingIfNeeded: value)) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = value.magnitude
+            var position = digits.count
+            repeat {
+                position -= 1
+                digits[position] = UInt8(truncatingIfNeeded: 0x30 &+ magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                position -= 1
+                digits[position] = 0x2D
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[position...]))
+        }
     }
 
     private func flush() throws {
@@ -136,7 +145,7 @@ public final class CSVReportWriter {
     /// The field as RFC 4180 wants it: quoted (quotes doubled) when it holds
     /// a comma, a quote or a line break.
     private static func quote(_ field: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-        guard field.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
+        guard needsQuotes(field) else {
             output.append(contentsOf: field)
             return
         }
@@ -146,6 +155,32 @@ public final class CSVReportWriter {
             output.append(byte)
         }
         output.append(0x22)
+    }
+
+    /// Whether the field holds a comma, a quote, LF or CR, tested 8 bytes
+    /// at a time (a byte equal to one of them is a zero byte of the word
+    /// xor that byte repeated; ids and dates, most cells, hold none).
+    static func needsQuotes(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = field.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+        var offset = 0
+        while offset + 8 <= field.count {
+            let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+            if hasZeroByte(word ^ (ones &* 0x2C)) || hasZeroByte(word ^ (ones &* 0x22))
+                || hasZeroByte(word ^ (ones &* 0x0A)) || hasZeroByte(word ^ (ones &* 0x0D))
+            {
+                return true
+            }
+            offset += 8
+        }
+        while offset < field.count {
+            let byte = base[offset]
+            if byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D { return true }
+            offset += 1
+        }
+        return false
     }
 
     public func finish() throws {

@@ -31,4 +31,39 @@ import Testing
             try Self.written(["a,b", nil, "say \"hi\"", "two\nlines", ""])
                 == "\"a,b\",,\"say \"\"hi\"\"\",\"two\nlines\",")
     }
+
+    /// Integer cells are written as `String(value)` would: one digit, many,
+    /// negative, and both ends of Int64.
+    @Test func integersAreWrittenAsTheirDecimalText() {
+        var generator = ParquetTestRandom(state: 3)
+        let values: [Int64] =
+            [0, 1, 9, 10, 11, 99, 100, -1, -9, -10, -100, 1_000_000_007, Int64.max, Int64.min, Int64.min + 1]
+            + (0..<200).map { _ in Int64.random(in: Int64.min...Int64.max, using: &generator) }
+        for value in values {
+            var output: [UInt8] = Array("x".utf8)
+            CSVReportWriter.appendInteger(value, into: &output)
+            #expect(String(decoding: output, as: UTF8.self) == "x" + String(value), "\(value)")
+        }
+    }
+
+    /// The word-at-a-time test for quoting agrees with a byte-by-byte one
+    /// for each special byte at every position of fields of 0–24 bytes, and
+    /// for the bytes next to them in value (no false alarm from + - / \v).
+    @Test func quotingIsNeededExactlyForCommaQuoteAndLineBreaks() {
+        let special: [UInt8] = [0x2C, 0x22, 0x0A, 0x0D]
+        let harmless: [UInt8] = [0x2B, 0x2D, 0x21, 0x23, 0x09, 0x0B, 0x0C, 0x0E, 0x61, 0x80, 0xFF, 0x00]
+        for length in 0...24 {
+            let plain = [UInt8](repeating: 0x61, count: length)
+            #expect(!plain.withUnsafeBufferPointer(CSVReportWriter.needsQuotes), "length \(length)")
+            for position in 0..<length {
+                for byte in special + harmless {
+                    var field = plain
+                    field[position] = byte
+                    #expect(
+                        field.withUnsafeBufferPointer(CSVReportWriter.needsQuotes) == special.contains(byte),
+                        "length \(length) position \(position) byte \(byte)")
+                }
+            }
+        }
+    }
 }

@@ -30,12 +30,19 @@ final class BackgroundValue<Value>: @unchecked Sendable {
         }
     }
 
-    /// Waits for the value (call once).
-    func value() -> Value {
+    /// Moves idle work to the normal class now, without waiting for it: for
+    /// work that would otherwise be left to run alone at the end, once the
+    /// caller knows the cores will stay busy until then.
+    func prioritize() {
         lock.withLock {
             wanted = true
             if let idleThread { IdleThreadPolicy.leave(idleThread) }
         }
+    }
+
+    /// Waits for the value (call once).
+    func value() -> Value {
+        prioritize()
         done.wait()
         guard let result else { preconditionFailure("BackgroundValue finished without a value") }
         return result

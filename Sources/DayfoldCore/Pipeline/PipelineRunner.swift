@@ -145,6 +145,10 @@ public struct PipelineRunner {
             hashWhileReading: false,
             clientInputsReady: { early.set(FactsStage.clientSide($0, config: config, asOf: asOf)) })
         lap("ingest")
+        // From here on the facts and the writing, with the event snapshot
+        // beside them, keep both cores busy: left in the idle class, what is
+        // left of the digests would only run once they are done, alone.
+        inputDigests.prioritize()
         let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
         defer { stages.finish() }
         let publisher = try OutputPublisher(destination: output)

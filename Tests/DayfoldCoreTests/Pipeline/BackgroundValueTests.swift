@@ -33,6 +33,37 @@ import Testing
         #expect(value.value() == 0)
     }
 
+    /// `prioritize` moves the work to the normal class while it runs, before
+    /// anybody waits (the class is read while the caller does not wait).
+    @Test func prioritizedIdleWorkRunsInTheNormalClassBeforeAnyWait() {
+        let started = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let read = DispatchSemaphore(value: 0)
+        let policy = LockedPolicy()
+        let value = BackgroundValue(idle: true) { () -> Int32 in
+            started.signal()
+            proceed.wait()
+            policy.value = sched_getscheduler(0)
+            read.signal()
+            return 0
+        }
+        started.wait()
+        value.prioritize()
+        proceed.signal()
+        read.wait()
+        #expect(policy.value == 0)
+        _ = value.value()
+    }
+
+    private final class LockedPolicy: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: Int32 = -1
+        var value: Int32 {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
+        }
+    }
+
     @Test func normalWorkKeepsItsClass() {
         let value = BackgroundValue { sched_getscheduler(0) }
         #expect(value.value() == 0)

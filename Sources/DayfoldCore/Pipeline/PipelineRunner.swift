@@ -225,11 +225,15 @@ public struct PipelineRunner {
                 try rejects.finish()
                 return ("rejects/rejects.csv", rejects.rows, rejects.sha256 ?? "")
             }
-            let written = try ParallelJobs(jobs).run()
+            let written = Result { try ParallelJobs(jobs).run() }
+            // The event snapshot is waited for before any error is thrown (its
+            // thread must be done with the staging directory before that is
+            // removed), and its error comes first, as the first job's did.
             guard let events = eventSnapshot.value() else {
                 preconditionFailure("the facts were computed without their outcomes")
             }
-            let outputs = (written.compactMap { $0 } + [try events.get()]).sorted { bytesLess($0.0, $1.0) }
+            let eventsOutput = try events.get()
+            let outputs = (try written.get().compactMap { $0 } + [eventsOutput]).sorted { bytesLess($0.0, $1.0) }
             lap("write")
             result.timings = timings
             let (hashedInputs, changed) = PipelineRunner.digested(

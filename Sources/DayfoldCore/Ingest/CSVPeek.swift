@@ -1,9 +1,12 @@
 /// A row as the preparing stage sees it (see `CSVSource.read`), before the
 /// reading thread does: raw field bytes by column position in the kind's list.
 /// The batch's buffer and field table are held here once per batch, and the
-/// record's first field once per record: a field is then two loads and a slice.
+/// record's first field once per record: a field is then two loads and a
+/// pointer into the buffer (no reference to retain and release per field).
 struct CSVPeek {
-    private let bytes: [UInt8]
+    /// The batch's buffer, valid while the preparing thread's pass over the
+    /// batch lasts (`CSVSource.preparing` holds it open).
+    private let base: UnsafePointer<UInt8>?
     private let fields: FieldOffsets
     private let batch: CSVRecordBatch
     let indexes: [Int]
@@ -18,9 +21,10 @@ struct CSVPeek {
         didSet { locate() }
     }
 
-    init(batch: CSVRecordBatch, record: Int, indexes: [Int]) {
+    /// `base`: `batch.bytes`' storage, open for as long as the peek is used.
+    init(batch: CSVRecordBatch, base: UnsafePointer<UInt8>?, record: Int, indexes: [Int]) {
         self.batch = batch
-        bytes = batch.bytes
+        self.base = base
         fields = batch.fields
         self.indexes = indexes
         self.record = record
@@ -38,22 +42,23 @@ struct CSVPeek {
         fieldCount = batch.recordEnds[record] - first
     }
 
-    /// The field's bytes (nil for NULL or an absent column).
-    func slice(_ column: Int) -> ArraySlice<UInt8>? {
+    /// The field's bytes in place (nil for NULL or an absent column): no
+    /// reference to the buffer is taken, so nothing to retain and release.
+    func field(_ column: Int) -> UnsafeBufferPointer<UInt8>? {
         let index = indexes[column]
-        guard index >= 0, index < fieldCount else { return nil }
+        guard index >= 0, index < fieldCount, let base else { return nil }
         let start = fields.start(first + index)
         let end = fields.end(first + index)
-        return start == end ? nil : bytes[start..<end]
+        return start == end ? nil : UnsafeBufferPointer(start: base + start, count: end - start)
     }
 
     /// The relationship the field names (its index in `lookup`), the last
     /// id looked up remembered: a relationship's rows come together in the
     /// exports, so most rows compare the id instead of hashing and probing.
     func relationship(_ column: Int, in lookup: RelationshipLookup) -> Int? {
-        guard let id = slice(column) else { return nil }
+        guard let id = field(column) else { return nil }
         if let known = memo.relationship.value(for: id) { return known }
-        let found = lookup.relationship(id)
+        let found = lookup.relationship(Array(id)[...])
         memo.relationship.store(id, found)
         return found
     }

@@ -184,15 +184,18 @@ struct CSVSource {
             }
             let fieldCount = mapping.names.count
             let indexes = mapping.indexes
-            // One peek per batch, moved from record to record.
-            var peek = CSVPeek(batch: batch, record: first, indexes: indexes)
-            for record in first..<batch.count {
-                guard batch.fieldCount(record) == fieldCount else {
-                    values.append(nil)
-                    continue
+            // One peek per batch, moved from record to record; it reads the
+            // batch's buffer in place while this pass holds it open.
+            batch.bytes.withUnsafeBufferPointer { buffer in
+                var peek = CSVPeek(batch: batch, base: buffer.baseAddress, record: first, indexes: indexes)
+                for record in first..<batch.count {
+                    guard batch.fieldCount(record) == fieldCount else {
+                        values.append(nil)
+                        continue
+                    }
+                    peek.record = record
+                    values.append(prepare(peek))
                 }
-                peek.record = record
-                values.append(prepare(peek))
             }
             batch.prepared = values
         }

@@ -17,6 +17,15 @@ extension DropIngestor {
     static func idempotencyKey(
         _ relationship: Int, _ date: LocalDate, _ kind: ArraySlice<UInt8>, _ sourceKey: ArraySlice<UInt8>
     ) -> UInt64 {
+        kind.withUnsafeBufferPointer { kind in
+            sourceKey.withUnsafeBufferPointer { idempotencyKey(relationship, date, kind, $0) }
+        }
+    }
+
+    static func idempotencyKey(
+        _ relationship: Int, _ date: LocalDate, _ kind: UnsafeBufferPointer<UInt8>,
+        _ sourceKey: UnsafeBufferPointer<UInt8>
+    ) -> UInt64 {
         var key = Fingerprint()
         key.combine(Int64(relationship))
         key.combine(Int64(date.days))
@@ -204,16 +213,18 @@ struct InstanceFields: Sendable {
 
     static func preparing(_ relationships: RelationshipLookup) -> @Sendable (CSVPeek) -> InstanceFields {
         { row in
+            // Fields read in place (`CSVPeek.field`): no slice of the batch's
+            // buffer to retain and release.
             var fields = InstanceFields()
-            fields.idHash = row.slice(0).map(ByteKeyTable.hash)
+            fields.idHash = row.field(0).map(ByteKeyTable.hash)
             fields.relationship = row.relationship(1, in: relationships)
-            fields.date = row.slice(2).flatMap(LocalDate.parse)
-            fields.status = row.slice(6).flatMap(TaskStatus.named)
+            fields.date = row.field(2).flatMap { LocalDate.parse($0, 0, $0.count) }
+            fields.status = row.field(6).flatMap(TaskStatus.named)
             fields.instantsValid = instantColumns.allSatisfy { column in
-                row.slice(column).map { InstantParser.parse($0) != nil } ?? true
+                row.field(column).map { InstantParser.parse($0, 0, $0.count) != nil } ?? true
             }
-            if let relationship = fields.relationship, let date = fields.date, let kind = row.slice(4),
-                let sourceKey = row.slice(5)
+            if let relationship = fields.relationship, let date = fields.date, let kind = row.field(4),
+                let sourceKey = row.field(5)
             {
                 fields.key = DropIngestor.idempotencyKey(relationship, date, kind, sourceKey)
             }

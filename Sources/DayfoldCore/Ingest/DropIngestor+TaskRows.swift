@@ -161,6 +161,10 @@ struct TaskRowDeduplicator {
     var retries = FingerprintSet()
 
     static func idKey(_ id: ArraySlice<UInt8>) -> UInt64 {
+        id.withUnsafeBufferPointer(idKey)
+    }
+
+    static func idKey(_ id: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var key = Fingerprint()
         key.combine(id)
         return key.value
@@ -173,6 +177,15 @@ struct TaskRowDeduplicator {
     static func retryKey(_ relationship: Int, _ device: ArraySlice<UInt8>?, _ operation: ArraySlice<UInt8>)
         -> UInt64
     {
+        operation.withUnsafeBufferPointer { operation in
+            guard let device else { return retryKey(relationship, nil, operation) }
+            return device.withUnsafeBufferPointer { retryKey(relationship, $0, operation) }
+        }
+    }
+
+    static func retryKey(
+        _ relationship: Int, _ device: UnsafeBufferPointer<UInt8>?, _ operation: UnsafeBufferPointer<UInt8>
+    ) -> UInt64 {
         var key = Fingerprint()
         key.combine(Int64(relationship))
         key.combine(device)
@@ -208,17 +221,19 @@ struct TaskRowFields: Sendable {
         _ relationships: RelationshipLookup, statusColumn: Int? = nil, numberColumn: Int? = nil
     ) -> @Sendable (CSVPeek) -> TaskRowFields {
         { row in
+            // Fields read in place (`CSVPeek.field`): a slice of the batch's
+            // buffer retained and released it, several times a row.
             var fields = TaskRowFields()
-            fields.taskHash = row.slice(1).map(ByteKeyTable.hash)
+            fields.taskHash = row.field(1).map(ByteKeyTable.hash)
             fields.relationship = row.relationship(2, in: relationships)
-            fields.idKey = row.slice(0).map(TaskRowDeduplicator.idKey)
-            if let relationship = fields.relationship, let operation = row.slice(4) {
-                fields.retryKey = TaskRowDeduplicator.retryKey(relationship, row.slice(3), operation)
+            fields.idKey = row.field(0).map(TaskRowDeduplicator.idKey)
+            if let relationship = fields.relationship, let operation = row.field(4) {
+                fields.retryKey = TaskRowDeduplicator.retryKey(relationship, row.field(3), operation)
             }
-            fields.instant = row.slice(6).flatMap(InstantParser.parse)
-            if let statusColumn { fields.status = row.slice(statusColumn).flatMap(TaskStatus.named) }
-            if let numberColumn, let value = row.slice(numberColumn) {
-                fields.numberValid = parseDouble(value) != nil
+            fields.instant = row.field(6).flatMap { InstantParser.parse($0, 0, $0.count) }
+            if let statusColumn { fields.status = row.field(statusColumn).flatMap(TaskStatus.named) }
+            if let numberColumn, let value = row.field(numberColumn) {
+                fields.numberValid = parseDouble(value, 0, value.count) != nil
             }
             return fields
         }

@@ -12,7 +12,7 @@ public enum TaskStatus: String, Sendable, CaseIterable {
     static let utf8Names: [(bytes: [UInt8], status: TaskStatus)] = allCases.map { (Array($0.rawValue.utf8), $0) }
 
     /// The status named exactly by `bytes`, or nil.
-    static func named(_ bytes: ArraySlice<UInt8>) -> TaskStatus? {
+    static func named(_ bytes: some Collection<UInt8>) -> TaskStatus? {
         // Lengths first: a byte-by-byte comparison only with the names as long.
         for (name, status) in utf8Names where name.count == bytes.count && bytes.elementsEqual(name) {
             return status

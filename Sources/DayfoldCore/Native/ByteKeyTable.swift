@@ -17,6 +17,10 @@ struct ByteKeyTable {
     var count: Int { hashes.count }
 
     static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.withUnsafeBufferPointer(hash)
+    }
+
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var fingerprint = Fingerprint()
         fingerprint.combine(bytes)
         return fingerprint.value

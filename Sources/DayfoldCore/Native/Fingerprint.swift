@@ -25,10 +25,20 @@ struct Fingerprint {
             mix(0xFFFF_FFFF_FFFF_FFFF)
             return
         }
-        let count = bytes.count
-        let (left, right) = bytes.withUnsafeBytes { raw in
-            Self.chains(raw, state ^ UInt64(count), (state &+ 0x6A09_E667_F3BC_C909) ^ UInt64(count))
+        bytes.withUnsafeBufferPointer { combine($0) }
+    }
+
+    /// As `combine(_: ArraySlice<UInt8>?)`, for bytes seen through a pointer
+    /// (a field read in place, with no reference to retain).
+    mutating func combine(_ bytes: UnsafeBufferPointer<UInt8>?) {
+        guard let bytes else {
+            mix(0xFFFF_FFFF_FFFF_FFFF)
+            return
         }
+        let count = bytes.count
+        let raw = UnsafeRawBufferPointer(bytes)
+        let (left, right) = Self.chains(
+            raw, state ^ UInt64(count), (state &+ 0x6A09_E667_F3BC_C909) ^ UInt64(count))
         // The left chain is mixed whole before the right one joins it: joined
         // by a bare xor, the same change in the same bit of both chains'
         // words cancelled out (two-byte changes collided).

@@ -10,18 +10,21 @@ struct LastKeyCache<Value> {
 
     /// The value stored for exactly these bytes, if they are the last key.
     func value(for bytes: ArraySlice<UInt8>) -> Value? {
+        bytes.withUnsafeBufferPointer { value(for: $0) }
+    }
+
+    /// As `value(for:)`, for bytes seen through a pointer.
+    func value(for bytes: UnsafeBufferPointer<UInt8>) -> Value? {
         guard let value, bytes.count == key.count else { return nil }
-        let same = bytes.withUnsafeBytes { new in
-            key.withUnsafeBytes { old in
-                guard let newBase = new.baseAddress, let oldBase = old.baseAddress else { return new.count == 0 }
-                return memcmp(newBase, oldBase, new.count) == 0
-            }
+        let same = key.withUnsafeBufferPointer { old in
+            guard let newBase = bytes.baseAddress, let oldBase = old.baseAddress else { return bytes.count == 0 }
+            return memcmp(newBase, oldBase, bytes.count) == 0
         }
         return same ? value : nil
     }
 
     /// Makes `bytes` the last key.
-    mutating func store(_ bytes: ArraySlice<UInt8>, _ value: Value) {
+    mutating func store(_ bytes: some Collection<UInt8>, _ value: Value) {
         key.removeAll(keepingCapacity: true)
         key.append(contentsOf: bytes)
         self.value = value

@@ -25,7 +25,7 @@ import Testing
         var seen: [(String?, String?)] = []
         let prepare: @Sendable (CSVPeek) -> String = { row in
             // What the body would read itself: the "n" column's text.
-            row.slice(1).map { String(decoding: $0, as: UTF8.self) } ?? "NULL"
+            row.field(1).map { String(decoding: $0, as: UTF8.self) } ?? "NULL"
         }
         try withSource(Array(text.utf8)) { source in
             try source.read(columns: Self.columns, account: &account, rejects: &rejects, prepare: prepare) {

@@ -5,6 +5,11 @@ struct ByteInterner {
     private(set) var strings: [String] = []
 
     mutating func intern(_ bytes: ArraySlice<UInt8>) -> Int32 {
+        bytes.withUnsafeBufferPointer { intern($0) }
+    }
+
+    /// As `intern(_:)`, for bytes seen through a pointer (a field read in place).
+    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
         let (index, isNew) = table.intern(bytes)
         if isNew { strings.append(String(decoding: bytes, as: UTF8.self)) }
         return index

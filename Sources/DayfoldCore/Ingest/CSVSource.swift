@@ -258,6 +258,15 @@ struct CSVRow {
         return !record.isNull(index)
     }
 
+    /// Where the field's raw bytes lie in `record.bytes` (nil for NULL or an
+    /// absent column): for reading fields in place while the buffer is held open.
+    func range(_ column: Int) -> Range<Int>? {
+        guard let index = fieldIndex(column) else { return nil }
+        let start = record.start(index)
+        let end = record.end(index)
+        return start == end ? nil : start..<end
+    }
+
     /// The field's raw bytes, without validation (nil for NULL or an absent column).
     func slice(_ column: Int) -> ArraySlice<UInt8>? {
         guard let index = fieldIndex(column) else { return nil }

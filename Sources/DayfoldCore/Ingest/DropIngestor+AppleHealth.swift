@@ -11,10 +11,14 @@ extension DropIngestor {
             var claimed: [UInt64] = []
             var fileAccount = FileAccount(path: file.relativePath, kind: "health")
             var failure: (line: Int, reason: String, detail: String)?
-            let userBytes = ArraySlice(Array(user.utf8))
-            func bytes(_ text: String?) -> ArraySlice<UInt8>? {
-                guard let text, !text.isEmpty else { return nil }
-                return ArraySlice(Array(text.utf8))
+            // An element's fields, back to back in one buffer (reused), with
+            // their ranges: the row is decided on them in place.
+            var buffer: [UInt8] = []
+            func add(_ text: String?, emptyIsNull: Bool = true) -> Range<Int>? {
+                guard let text, !(emptyIsNull && text.isEmpty) else { return nil }
+                let start = buffer.count
+                buffer.append(contentsOf: text.utf8)
+                return start..<buffer.count
             }
             do {
                 let stream = try openByteStream(path: file.absolutePath)
@@ -24,13 +28,20 @@ extension DropIngestor {
                         fileAccount.ignored += 1
                         return
                     }
-                    let row = HealthRow(
-                        user: userBytes, type: bytes(element.type), value: bytes(element.value),
-                        unit: bytes(element.unit),
-                        start: bytes(element.startDate), end: bytes(element.endDate),
-                        sourceName: bytes(element.sourceName),
-                        bundleID: nil)
-                    let decision = decideHealth(row)
+                    buffer.removeAll(keepingCapacity: true)
+                    let ranges = [
+                        add(user, emptyIsNull: false), add(element.type), add(element.value), add(element.unit),
+                        add(element.startDate), add(element.endDate), add(element.sourceName),
+                    ]
+                    let decision = buffer.withUnsafeBufferPointer { fields in
+                        func field(_ position: Int) -> UnsafeBufferPointer<UInt8>? {
+                            ranges[position].map { UnsafeBufferPointer(rebasing: fields[$0]) }
+                        }
+                        return decideHealth(
+                            HealthRow(
+                                user: field(0), type: field(1), value: field(2), unit: field(3), start: field(4),
+                                end: field(5), sourceName: field(6), bundleID: nil))
+                    }
                     if let key = decision.claimed { claimed.append(key) }
                     fileAccount.count(decision.fate)
                     if let reason = decision.reason {

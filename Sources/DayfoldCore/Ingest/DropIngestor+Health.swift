@@ -7,15 +7,18 @@ import Foundation
 /// folded into per-user, per-day aggregates once the users' zones are known.
 extension DropIngestor {
     /// The fields of one health row as bytes (nil for NULL), from either source.
+    /// A health row's fields, seen in place in a buffer the caller holds
+    /// open while the row is decided (slices retained and released the
+    /// buffer, eight fields a row).
     struct HealthRow {
-        var user: ArraySlice<UInt8>?
-        var type: ArraySlice<UInt8>?
-        var value: ArraySlice<UInt8>?
-        var unit: ArraySlice<UInt8>?
-        var start: ArraySlice<UInt8>?
-        var end: ArraySlice<UInt8>?
-        var sourceName: ArraySlice<UInt8>?
-        var bundleID: ArraySlice<UInt8>?
+        var user: UnsafeBufferPointer<UInt8>?
+        var type: UnsafeBufferPointer<UInt8>?
+        var value: UnsafeBufferPointer<UInt8>?
+        var unit: UnsafeBufferPointer<UInt8>?
+        var start: UnsafeBufferPointer<UInt8>?
+        var end: UnsafeBufferPointer<UInt8>?
+        var sourceName: UnsafeBufferPointer<UInt8>?
+        var bundleID: UnsafeBufferPointer<UInt8>?
     }
 
     /// Decides a health row: its fate and, when rejected, the reason.
@@ -56,15 +59,19 @@ extension DropIngestor {
         guard let valueBytes = row.value else { return .rejected("missing_column:value") }
         guard let unitBytes = row.unit else { return .rejected("missing_column:unit") }
         guard let startBytes = row.start else { return .rejected("missing_column:start") }
-        guard let start = InstantParser.parse(startBytes) else { return .rejected("bad_instant:start") }
+        guard let start = InstantParser.parse(startBytes, 0, startBytes.count) else {
+            return .rejected("bad_instant:start")
+        }
         var end: Instant?
         if let endBytes = row.end {
-            guard let parsed = InstantParser.parse(endBytes) else { return .rejected("bad_instant:end") }
+            guard let parsed = InstantParser.parse(endBytes, 0, endBytes.count) else {
+                return .rejected("bad_instant:end")
+            }
             end = parsed.instant
         }
         let unitIndex = health.units.intern(unitBytes)
         let unit = health.units[unitIndex]
-        let raw = parseDouble(valueBytes)
+        let raw = parseDouble(valueBytes, 0, valueBytes.count)
         guard let normalized = HealthTypes.normalize(raw ?? 0, unit: unit, metric: metric) else {
             return .rejected("unknown_unit:\(unit)/\(String(decoding: type, as: UTF8.self))")
         }
@@ -187,18 +194,24 @@ extension DropIngestor {
                             return row.indexes[position] < 0
                         } ?? ""
                 }
-                let fields = HealthRow(
-                    user: row.slice(0), type: row.slice(1), value: row.slice(2), unit: row.slice(3),
-                    start: row.slice(4),
-                    end: row.slice(5), sourceName: row.slice(6), bundleID: row.slice(7))
-                // A column the file lacks rejects every row of a known type (unknown types stay ignored).
-                if let missing = missingColumn, !missing.isEmpty,
-                    fields.type.map({ HealthTypes.metric(forType: $0) != nil }) ?? true
-                {
-                    row.fail("missing_column:\(missing)")
-                    return
+                // The fields are read in place, in the record's buffer held
+                // open while the row is decided.
+                let judgement: HealthJudgement = row.record.bytes.withUnsafeBufferPointer { buffer in
+                    func field(_ column: Int) -> UnsafeBufferPointer<UInt8>? {
+                        row.range(column).map { UnsafeBufferPointer(rebasing: buffer[$0]) }
+                    }
+                    let fields = HealthRow(
+                        user: field(0), type: field(1), value: field(2), unit: field(3), start: field(4),
+                        end: field(5), sourceName: field(6), bundleID: field(7))
+                    // A column the file lacks rejects every row of a known type (unknown types stay ignored).
+                    if let missing = missingColumn, !missing.isEmpty,
+                        fields.type.map({ HealthTypes.metric(forType: $0) != nil }) ?? true
+                    {
+                        return .rejected("missing_column:\(missing)")
+                    }
+                    return judgeHealth(fields)
                 }
-                switch judgeHealth(fields) {
+                switch judgement {
                 case .rejected(let reason): row.fail(reason)
                 case .ignored: row.fate = .ignored
                 case .candidate(let candidate):
@@ -225,7 +238,7 @@ final class HealthIngestState {
 
     /// `HealthTypes.index(forType:)`, with the last type remembered (a file
     /// holds a handful of types, in runs).
-    func typeIndex(_ type: ArraySlice<UInt8>) -> Int? {
+    func typeIndex(_ type: UnsafeBufferPointer<UInt8>) -> Int? {
         if let known = lastType.value(for: type) { return known }
         let index = HealthTypes.index(forType: type)
         lastType.store(type, index)

@@ -14,10 +14,12 @@ enum HealthTypes {
         return table
     }()
 
-    static func metric(forType type: ArraySlice<UInt8>) -> Metric? { index(forType: type).map { metrics[$0] } }
+    static func metric(forType type: UnsafeBufferPointer<UInt8>) -> Metric? {
+        index(forType: type).map { metrics[$0] }
+    }
 
     /// The type's position among the types read (0–6), or nil for another type.
-    static func index(forType type: ArraySlice<UInt8>) -> Int? { table.find(type).map(Int.init) }
+    static func index(forType type: UnsafeBufferPointer<UInt8>) -> Int? { table.find(type).map(Int.init) }
 
     /// The metric of the type at `index` (as `index(forType:)` gives it).
     static func metric(atIndex index: Int) -> Metric { metrics[index] }

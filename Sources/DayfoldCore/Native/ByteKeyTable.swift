@@ -34,20 +34,20 @@ struct ByteKeyTable {
 
     @inline(__always) private static func tag(_ hash: UInt64) -> UInt64 { hash & 0xFFFF_FFFF_0000_0000 }
 
-    private func equals(_ index: Int, _ bytes: ArraySlice<UInt8>) -> Bool {
+    private func equals(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let start = offsets[index]
         let length = offsets[index + 1] - start
         guard length == bytes.count else { return false }
         return arena.withUnsafeBufferPointer { stored in
-            bytes.withUnsafeBufferPointer { probe in
-                guard let left = stored.baseAddress, let right = probe.baseAddress else { return length == 0 }
-                return memcmp(left + start, right, length) == 0
-            }
+            guard let left = stored.baseAddress, let right = bytes.baseAddress else { return length == 0 }
+            return memcmp(left + start, right, length) == 0
         }
     }
 
     /// The slot holding `bytes`, or the empty slot where it would go.
-    @inline(__always) private func probe(_ bytes: ArraySlice<UInt8>, _ hash: UInt64) -> (slot: Int, found: Int32?) {
+    @inline(__always) private func probe(_ bytes: UnsafeBufferPointer<UInt8>, _ hash: UInt64) -> (
+        slot: Int, found: Int32?
+    ) {
         let mask = slots.count - 1
         let tag = Self.tag(hash)
         var slot = Int(truncatingIfNeeded: hash) & mask
@@ -88,11 +88,23 @@ struct ByteKeyTable {
     /// The index of `bytes`, or nil when it was never interned. `hash`, when
     /// given, is `ByteKeyTable.hash(bytes)` taken earlier (on another thread).
     func find(_ bytes: ArraySlice<UInt8>, hash: UInt64? = nil) -> Int32? {
+        bytes.withUnsafeBufferPointer { find($0, hash: hash) }
+    }
+
+    /// As `find(_:hash:)`, for bytes seen through a pointer (a field read in place).
+    func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64? = nil) -> Int32? {
         probe(bytes, hash ?? ByteKeyTable.hash(bytes)).found
     }
 
     /// The index of `bytes`, adding it when new; `isNew` says which.
     mutating func intern(_ bytes: ArraySlice<UInt8>, hash known: UInt64? = nil) -> (index: Int32, isNew: Bool) {
+        bytes.withUnsafeBufferPointer { intern($0, hash: known) }
+    }
+
+    /// As `intern(_:hash:)`, for bytes seen through a pointer (a field read in place).
+    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, hash known: UInt64? = nil) -> (
+        index: Int32, isNew: Bool
+    ) {
         let hash = known ?? ByteKeyTable.hash(bytes)
         let (slot, found) = probe(bytes, hash)
         if let found { return (found, false) }

@@ -36,6 +36,11 @@ extension DropIngestor {
 
     /// Registers a task id (new ids start as `.none`); `hash` as `ByteKeyTable.intern` takes it.
     func taskIDKey(_ id: ArraySlice<UInt8>, hash: UInt64? = nil) -> Int32 {
+        id.withUnsafeBufferPointer { taskIDKey($0, hash: hash) }
+    }
+
+    /// As `taskIDKey(_:hash:)`, for an id read in place.
+    func taskIDKey(_ id: UnsafeBufferPointer<UInt8>, hash: UInt64? = nil) -> Int32 {
         let (key, isNew) = taskIDs.intern(id, hash: hash)
         if isNew { taskOfID.append(.none) }
         return key
@@ -86,44 +91,56 @@ extension DropIngestor {
         for file in layout.instances {
             try readCSV(file, kind: "instances", columns: spec, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
-                // The first problem found is the reject reason: each check
-                // returns at once. (Unwrapping the fields together kept them
-                // in a tuple of optionals, destroyed through the runtime.)
-                guard let id = row.slice(0) else { return row.fail("missing_column:id") }
-                guard row.has(1) else { return row.fail("missing_column:relationship_id") }
-                guard let date = prepared?.date ?? row.date(2) else { return }
-                guard let zoneName = row.slice(3) else { return row.fail("missing_column:timezone") }
-                let zoneKey = recentZones.value(for: zoneName) {
-                    let (zoneKey, isNewZone) = zoneNames.intern(zoneName)
-                    if isNewZone {
-                        zoneOfName.append(drop.zones.id(named: String(decoding: zoneName, as: UTF8.self)))
+                // The fields are read in place, in the record's buffer held
+                // open while the row is decided (slices retained and released it).
+                row.record.bytes.withUnsafeBufferPointer { buffer in
+                    func field(_ column: Int) -> UnsafeBufferPointer<UInt8>? {
+                        row.range(column).map { UnsafeBufferPointer(rebasing: buffer[$0]) }
                     }
-                    return zoneKey
+                    // The first problem found is the reject reason: each check
+                    // returns at once. (Unwrapping the fields together kept them
+                    // in a tuple of optionals, destroyed through the runtime.)
+                    guard let id = field(0) else { return row.fail("missing_column:id") }
+                    guard row.has(1) else { return row.fail("missing_column:relationship_id") }
+                    guard let date = prepared?.date ?? row.date(2) else { return }
+                    guard let zoneName = field(3) else { return row.fail("missing_column:timezone") }
+                    let zoneKey = recentZones.value(for: zoneName) {
+                        let (zoneKey, isNewZone) = zoneNames.intern(zoneName)
+                        if isNewZone {
+                            zoneOfName.append(drop.zones.id(named: String(decoding: zoneName, as: UTF8.self)))
+                        }
+                        return zoneKey
+                    }
+                    guard let zone = zoneOfName[Int(zoneKey)] else {
+                        return row.fail("unknown_timezone:timezone")
+                    }
+                    guard let kind = field(4) else { return row.fail("missing_column:task_kind") }
+                    guard row.has(5) else { return row.fail("missing_column:source_key") }
+                    guard let status = prepared?.status ?? row.status(6) else { return }
+                    if prepared?.instantsValid != true {
+                        for column in InstanceFields.instantColumns { _ = row.instant(column) }
+                        if row.rejectReason != nil { return }
+                    }
+                    guard let relationship = prepared?.relationship ?? relationship(row.slice(1)) else {
+                        row.fail("unknown_relationship")
+                        return
+                    }
+                    let schema =
+                        field(7).map { text in recentSchemas.value(for: text) { schema(Array(text)[...]) } }
+                        ?? schema(nil)
+                    if !schema.valid { invalidSchemas += 1 }
+                    let key = keys.intern(
+                        prepared?.key
+                            ?? DropIngestor.idempotencyKey(
+                                relationship, date, kind, field(5) ?? UnsafeBufferPointer(start: nil, count: 0))
+                    ).index
+                    candidates.append(
+                        InstanceCandidate(
+                            idKey: taskIDKey(id, hash: prepared?.idHash), idempotencyKey: key,
+                            relationship: relationship, date: date, zone: zone,
+                            kind: recentKinds.value(for: kind) { kinds.intern(kind) }, status: status,
+                            schema: schema, account: account))
                 }
-                guard let zone = zoneOfName[Int(zoneKey)] else { return row.fail("unknown_timezone:timezone") }
-                guard let kind = row.slice(4) else { return row.fail("missing_column:task_kind") }
-                guard row.has(5) else { return row.fail("missing_column:source_key") }
-                guard let status = prepared?.status ?? row.status(6) else { return }
-                if prepared?.instantsValid != true {
-                    for column in InstanceFields.instantColumns { _ = row.instant(column) }
-                    if row.rejectReason != nil { return }
-                }
-                guard let relationship = prepared?.relationship ?? relationship(row.slice(1)) else {
-                    row.fail("unknown_relationship")
-                    return
-                }
-                let schemaText = row.slice(7)
-                let schema = schemaText.map { text in recentSchemas.value(for: text) { schema(text) } } ?? schema(nil)
-                if !schema.valid { invalidSchemas += 1 }
-                let key = keys.intern(
-                    prepared?.key ?? DropIngestor.idempotencyKey(relationship, date, kind, row.slice(5) ?? [])
-                ).index
-                candidates.append(
-                    InstanceCandidate(
-                        idKey: taskIDKey(id, hash: prepared?.idHash), idempotencyKey: key, relationship: relationship,
-                        date: date, zone: zone,
-                        kind: recentKinds.value(for: kind) { kinds.intern(kind) }, status: status, schema: schema,
-                        account: account))
             }
         }
         drop.invalidSchemaRows = invalidSchemas

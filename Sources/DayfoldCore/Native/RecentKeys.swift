@@ -19,22 +19,24 @@ struct RecentKeys<Value> {
     private var oldest = 0
 
     /// The value kept for exactly these bytes, if they are among the recent keys.
-    func value(for key: ArraySlice<UInt8>) -> Value? {
-        key.withUnsafeBytes { new in
-            bytes.withUnsafeBytes { stored in
-                for slot in 0..<Self.slots where lengths[slot] == new.count {
-                    guard let newBase = new.baseAddress, let storedBase = stored.baseAddress else {
-                        return values[slot]  // the empty key
-                    }
-                    if memcmp(storedBase + slot * Self.maxKeyBytes, newBase, new.count) == 0 { return values[slot] }
+    func value(for key: UnsafeBufferPointer<UInt8>) -> Value? {
+        bytes.withUnsafeBytes { stored in
+            for slot in 0..<Self.slots where lengths[slot] == key.count {
+                guard let newBase = key.baseAddress, let storedBase = stored.baseAddress else {
+                    return values[slot]  // the empty key
                 }
-                return nil
+                if memcmp(storedBase + slot * Self.maxKeyBytes, newBase, key.count) == 0 { return values[slot] }
             }
+            return nil
         }
     }
 
+    func value(for key: ArraySlice<UInt8>) -> Value? {
+        key.withUnsafeBufferPointer { value(for: $0) }
+    }
+
     /// Keeps `key` (when short enough) in place of the oldest key.
-    mutating func store(_ key: ArraySlice<UInt8>, _ value: Value) {
+    mutating func store(_ key: some Collection<UInt8>, _ value: Value) {
         guard key.count <= Self.maxKeyBytes else { return }
         let slot = oldest
         bytes.withUnsafeMutableBufferPointer { stored in
@@ -46,10 +48,14 @@ struct RecentKeys<Value> {
     }
 
     /// The value for `key`: kept, or made by `make` and kept.
-    mutating func value(for key: ArraySlice<UInt8>, _ make: () -> Value) -> Value {
+    mutating func value(for key: UnsafeBufferPointer<UInt8>, _ make: () -> Value) -> Value {
         if let value = value(for: key) { return value }
         let value = make()
         store(key, value)
         return value
+    }
+
+    mutating func value(for key: ArraySlice<UInt8>, _ make: () -> Value) -> Value {
+        key.withUnsafeBufferPointer { value(for: $0, make) }
     }
 }

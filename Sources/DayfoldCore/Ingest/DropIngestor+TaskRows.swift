@@ -78,10 +78,12 @@ extension DropIngestor {
             return nil
         }
         var retry: UInt64?
-        if let operation = row.slice(4) {
+        // Whether the row has an operation is asked without taking its bytes:
+        // the preparing thread usually made the key already.
+        if row.has(4) {
             let key =
                 prepared?.retryKey
-                ?? TaskRowDeduplicator.retryKey(drop.tasks[task].relationship, row.slice(3), operation)
+                ?? TaskRowDeduplicator.retryKey(drop.tasks[task].relationship, row.slice(3), row.slice(4) ?? [])
             if dedup.retries.contains(key) {
                 row.fate = .duplicate
                 return nil

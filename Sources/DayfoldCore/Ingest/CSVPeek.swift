@@ -58,7 +58,7 @@ struct CSVPeek {
     func relationship(_ column: Int, in lookup: RelationshipLookup) -> Int? {
         guard let id = field(column) else { return nil }
         if let known = memo.relationship.value(for: id) { return known }
-        let found = lookup.relationship(Array(id)[...])
+        let found = lookup.relationship(id)
         memo.relationship.store(id, found)
         return found
     }

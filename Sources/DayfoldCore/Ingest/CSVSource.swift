@@ -28,6 +28,12 @@ struct CSVSource {
         ) { row, _ in try body(&row) }
     }
 
+    /// Bytes read at a time: 128 KB, well within a core's L2 cache, so the
+    /// tokenizer scans each chunk right after `read` copied it there. With
+    /// 1 MB reads it scanned bytes the copy had pushed further out (about
+    /// 1–2 % of the run's CPU time in alternated runs).
+    static let readChunkBytes = 128 << 10
+
     /// Reads every row, with `prepare` run for each row (whose field count is
     /// right) on a thread between the parser and the reader, before `body`
     /// sees it: per-row work that needs no state of the reader (parsing,
@@ -35,8 +41,6 @@ struct CSVSource {
     /// only if there was none). `ahead` sees the prepared value of the row
     /// `CSVRecordReader.lookahead` rows before `body` does, to start loading
     /// what the row will look up in large tables.
-    static let readChunkBytes = 128 << 10
-
     func read<Prepared: Sendable>(
         columns: [Column], account: inout FileAccount, rejects: inout [RejectedRecord],
         prepare: (@Sendable (CSVPeek) -> Prepared)?, ahead: ((Prepared) -> Void)? = nil,
@@ -45,10 +49,6 @@ struct CSVSource {
         let stream: ByteStream
         let digest = StreamDigest(hashing: hash)
         do {
-            // Read 128 KB at a time, well within a core's L2 cache: the
-            // tokenizer scans each chunk right after `read` copied it there.
-            // With 1 MB reads it scanned bytes the copy had pushed further
-            // out (about 2 % of the run's CPU time, median of 6 alternated runs).
             stream = try openByteStream(path: absolutePath, chunkSize: Self.readChunkBytes, digest: digest)
         } catch let error as ByteStreamError {
             throw DayfoldError(.input, "\(relativePath): cannot open: \(error.detail)")

@@ -29,18 +29,21 @@ extension DropIngestor {
                         return
                     }
                     buffer.removeAll(keepingCapacity: true)
-                    let ranges = [
-                        add(user, emptyIsNull: false), add(element.type), add(element.value), add(element.unit),
-                        add(element.startDate), add(element.endDate), add(element.sourceName),
-                    ]
+                    let userRange = add(user, emptyIsNull: false)
+                    let type = add(element.type)
+                    let value = add(element.value)
+                    let unit = add(element.unit)
+                    let start = add(element.startDate)
+                    let end = add(element.endDate)
+                    let sourceName = add(element.sourceName)
                     let decision = buffer.withUnsafeBufferPointer { fields in
-                        func field(_ position: Int) -> UnsafeBufferPointer<UInt8>? {
-                            ranges[position].map { UnsafeBufferPointer(rebasing: fields[$0]) }
+                        func field(_ range: Range<Int>?) -> UnsafeBufferPointer<UInt8>? {
+                            range.map { UnsafeBufferPointer(rebasing: fields[$0]) }
                         }
                         return decideHealth(
                             HealthRow(
-                                user: field(0), type: field(1), value: field(2), unit: field(3), start: field(4),
-                                end: field(5), sourceName: field(6), bundleID: nil))
+                                user: field(userRange), type: field(type), value: field(value), unit: field(unit),
+                                start: field(start), end: field(end), sourceName: field(sourceName), bundleID: nil))
                     }
                     if let key = decision.claimed { claimed.append(key) }
                     fileAccount.count(decision.fate)

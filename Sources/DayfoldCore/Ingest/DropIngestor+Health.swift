@@ -6,10 +6,9 @@ import Foundation
 /// the task instances; accepted samples wait in a compact list and are
 /// folded into per-user, per-day aggregates once the users' zones are known.
 extension DropIngestor {
-    /// The fields of one health row as bytes (nil for NULL), from either source.
-    /// A health row's fields, seen in place in a buffer the caller holds
-    /// open while the row is decided (slices retained and released the
-    /// buffer, eight fields a row).
+    /// The fields of one health row as bytes (nil for NULL), from either
+    /// source, seen in place in a buffer the caller holds open while the row
+    /// is decided (slices retained and released the buffer, eight fields a row).
     struct HealthRow {
         var user: UnsafeBufferPointer<UInt8>?
         var type: UnsafeBufferPointer<UInt8>?

@@ -16,7 +16,12 @@ struct RelationshipLookup: Sendable {
     }
 
     func relationship(_ id: ArraySlice<UInt8>?) -> Int? {
-        guard let id, let key = table.find(id) else { return nil }
-        return relationshipOfKey[Int(key)]
+        guard let id else { return nil }
+        return id.withUnsafeBufferPointer(relationship)
+    }
+
+    /// As `relationship(_:)`, for an id read in place.
+    func relationship(_ id: UnsafeBufferPointer<UInt8>) -> Int? {
+        table.find(id).map { relationshipOfKey[Int($0)] }
     }
 }

@@ -72,15 +72,10 @@ struct CSVTokenizer {
     private static let quote: UInt8 = 0x22
     private static let lf: UInt8 = 0x0A
     private static let cr: UInt8 = 0x0D
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highs: UInt64 = 0x8080_8080_8080_8080
-    private static let commas = UInt64(comma) &* ones
-    private static let quotes = UInt64(quote) &* ones
-    private static let lfs = UInt64(lf) &* ones
-    private static let crs = UInt64(cr) &* ones
-
-    /// High bit set in each byte of `word` that is zero; exact for the lowest one.
-    @inline(__always) private static func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
+    private static let commas = ByteWords.repeated(comma)
+    private static let quotes = ByteWords.repeated(quote)
+    private static let lfs = ByteWords.repeated(lf)
+    private static let crs = ByteWords.repeated(cr)
 
     /// First index ≥ `from` holding `,` CR LF or a non-ASCII byte (`quoted`
     /// false), or `"` LF or a non-ASCII byte (`quoted` true); `end` when none.
@@ -115,7 +110,9 @@ struct CSVTokenizer {
         var i = from
         while i + 8 <= end {
             let word = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let hit = zeroBytes(word ^ commas) | zeroBytes(word ^ lfs) | zeroBytes(word ^ crs) | (word & highs)
+            let hit =
+                ByteWords.zeroBytes(word ^ commas) | ByteWords.zeroBytes(word ^ lfs)
+                | ByteWords.zeroBytes(word ^ crs) | (word & ByteWords.highs)
             if hit != 0 { return i + hit.trailingZeroBitCount >> 3 }
             i += 8
         }
@@ -132,7 +129,7 @@ struct CSVTokenizer {
         var i = from
         while i + 8 <= end {
             let word = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let hit = zeroBytes(word ^ quotes) | zeroBytes(word ^ lfs) | (word & highs)
+            let hit = ByteWords.zeroBytes(word ^ quotes) | ByteWords.zeroBytes(word ^ lfs) | (word & ByteWords.highs)
             if hit != 0 { return i + hit.trailingZeroBitCount >> 3 }
             i += 8
         }
@@ -490,7 +487,7 @@ struct CSVTokenizer {
                 while i + 8 <= end {
                     let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
                     UnsafeMutableRawPointer(target + written).storeBytes(of: word, as: UInt64.self)
-                    let quotes = Self.zeroBytes(word ^ Self.quotes)
+                    let quotes = ByteWords.zeroBytes(word ^ Self.quotes)
                     if quotes == 0 {
                         written += 8
                         i += 8

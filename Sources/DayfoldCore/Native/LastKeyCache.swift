@@ -9,11 +9,6 @@ struct LastKeyCache<Value> {
     private var value: Value?
 
     /// The value stored for exactly these bytes, if they are the last key.
-    func value(for bytes: ArraySlice<UInt8>) -> Value? {
-        bytes.withUnsafeBufferPointer { value(for: $0) }
-    }
-
-    /// As `value(for:)`, for bytes seen through a pointer.
     func value(for bytes: UnsafeBufferPointer<UInt8>) -> Value? {
         guard let value, bytes.count == key.count else { return nil }
         let same = key.withUnsafeBufferPointer { old in

@@ -31,10 +31,6 @@ struct RecentKeys<Value> {
         }
     }
 
-    func value(for key: ArraySlice<UInt8>) -> Value? {
-        key.withUnsafeBufferPointer { value(for: $0) }
-    }
-
     /// Keeps `key` (when short enough) in place of the oldest key.
     mutating func store(_ key: some Collection<UInt8>, _ value: Value) {
         guard key.count <= Self.maxKeyBytes else { return }
@@ -53,9 +49,5 @@ struct RecentKeys<Value> {
         let value = make()
         store(key, value)
         return value
-    }
-
-    mutating func value(for key: ArraySlice<UInt8>, _ make: () -> Value) -> Value {
-        key.withUnsafeBufferPointer { value(for: $0, make) }
     }
 }

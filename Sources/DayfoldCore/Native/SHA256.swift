@@ -69,24 +69,24 @@ public struct SHA256Hasher {
         // itself on a 40-byte id (a million of them per run).
         var hasher = SHA256Hasher()
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { block in
+            guard let base = block.baseAddress else { return }
             block.initialize(repeating: 0)
-            _ = UnsafeMutableBufferPointer(rebasing: block[..<message.count]).initialize(fromContentsOf: message)
-            block[message.count] = 0x80
-            let bits = UInt64(message.count) &* 8
-            for index in 0..<8 { block[63 - index] = UInt8(truncatingIfNeeded: bits >> (8 * UInt64(index))) }
-            SHA256_Transform(&hasher.context, block.baseAddress)
+            padBlock(message, into: base)
+            SHA256_Transform(&hasher.context, base)
         }
-        // The state words are the digest (big-endian): eight hex digits each.
-        withUnsafeBytes(of: hasher.context.h) { words in
-            output.append(addingCapacity: 64) { span in
-                span.withUnsafeMutableBufferPointer { room, initialized in
-                    guard let target = UnsafeMutableRawPointer(room.baseAddress) else { return }
-                    for index in 0..<8 {
-                        let digits = hexDigits(of: words.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self))
-                        target.storeBytes(of: digits.littleEndian, toByteOffset: 8 * index, as: UInt64.self)
-                    }
-                    initialized = 64
+        withUnsafeBytes(of: hasher.context.h) { appendStateHex($0.assumingMemoryBound(to: UInt32.self), into: &output) }
+    }
+
+    /// Appends the digest held in state words `words` (big-endian): eight
+    /// hex digits each, made a word at a time.
+    private static func appendStateHex(_ words: UnsafeBufferPointer<UInt32>, into output: inout [UInt8]) {
+        output.append(addingCapacity: 8 * words.count) { span in
+            span.withUnsafeMutableBufferPointer { room, initialized in
+                guard let target = UnsafeMutableRawPointer(room.baseAddress) else { return }
+                for (index, word) in words.enumerated() {
+                    target.storeBytes(of: hexDigits(of: word).littleEndian, toByteOffset: 8 * index, as: UInt64.self)
                 }
+                initialized = 8 * words.count
             }
         }
     }
@@ -117,17 +117,8 @@ public struct SHA256Hasher {
                 padBlock(second, into: base + 64)
                 for index in 0..<16 { words[index] = initialState[index & 7] }
                 dayfold_sha256_blocks(state, base, state + 8, base + 64, 1)
-                // The state words are the digests (big-endian): eight hex digits each.
-                output.append(addingCapacity: 128) { span in
-                    span.withUnsafeMutableBufferPointer { room, initialized in
-                        guard let target = UnsafeMutableRawPointer(room.baseAddress) else { return }
-                        for index in 0..<16 {
-                            target.storeBytes(
-                                of: hexDigits(of: words[index]).littleEndian, toByteOffset: 8 * index, as: UInt64.self)
-                        }
-                        initialized = 128
-                    }
-                }
+                // The sixteen state words are the two digests, one after the other.
+                appendStateHex(UnsafeBufferPointer(words), into: &output)
             }
         }
     }

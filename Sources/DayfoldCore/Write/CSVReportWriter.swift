@@ -158,21 +158,16 @@ public final class CSVReportWriter {
     }
 
     /// Whether the field holds a comma, a quote, LF or CR, tested 8 bytes
-    /// at a time (a byte equal to one of them is a zero byte of the word
-    /// xor that byte repeated; ids and dates, most cells, hold none).
+    /// at a time (`ByteWords`; ids and dates, most cells, hold none).
     static func needsQuotes(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = field.baseAddress else { return false }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
         var offset = 0
         while offset + 8 <= field.count {
             let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
-            if hasZeroByte(word ^ (ones &* 0x2C)) || hasZeroByte(word ^ (ones &* 0x22))
-                || hasZeroByte(word ^ (ones &* 0x0A)) || hasZeroByte(word ^ (ones &* 0x0D))
-            {
-                return true
-            }
+            let hit =
+                ByteWords.zeroBytes(word ^ commas) | ByteWords.zeroBytes(word ^ quotes)
+                | ByteWords.zeroBytes(word ^ lineFeeds) | ByteWords.zeroBytes(word ^ returns)
+            if hit != 0 { return true }
             offset += 8
         }
         while offset < field.count {
@@ -182,6 +177,11 @@ public final class CSVReportWriter {
         }
         return false
     }
+
+    private static let commas = ByteWords.repeated(0x2C)
+    private static let quotes = ByteWords.repeated(0x22)
+    private static let lineFeeds = ByteWords.repeated(0x0A)
+    private static let returns = ByteWords.repeated(0x0D)
 
     public func finish() throws {
         try flush()

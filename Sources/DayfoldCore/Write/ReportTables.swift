@@ -351,13 +351,21 @@ public enum ReportTables {
     /// An adherence event's id: the hex SHA-256 of `task id|event type`
     /// (SPEC §7), written straight into the column's bytes.
     static func appendEventID(_ taskID: UnsafeBufferPointer<UInt8>, _ type: [UInt8], into output: inout [UInt8]) {
-        let length = taskID.count + 1 + type.count
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { message in
-            _ = message.initialize(fromContentsOf: taskID)
-            message[taskID.count] = 0x7C
-            _ = UnsafeMutableBufferPointer(rebasing: message[(taskID.count + 1)...]).initialize(fromContentsOf: type)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: taskID.count + 1 + type.count) { message in
+            writeEventIDMessage(taskID, type, into: message, at: 0)
             SHA256Hasher.appendHex(of: UnsafeBufferPointer(message), into: &output)
         }
+    }
+
+    /// Writes `task id|event type`, the message an event id hashes, at `position`.
+    private static func writeEventIDMessage(
+        _ taskID: UnsafeBufferPointer<UInt8>, _ type: [UInt8], into messages: UnsafeMutableBufferPointer<UInt8>,
+        at position: Int
+    ) {
+        _ = UnsafeMutableBufferPointer(rebasing: messages[position...]).initialize(fromContentsOf: taskID)
+        messages[position + taskID.count] = 0x7C
+        _ = UnsafeMutableBufferPointer(rebasing: messages[(position + taskID.count + 1)...])
+            .initialize(fromContentsOf: type)
     }
 
     /// Two adherence events' ids (each a task id and an event type), their
@@ -369,14 +377,8 @@ public enum ReportTables {
         let firstLength = first.taskID.count + 1 + first.type.count
         let secondLength = second.taskID.count + 1 + second.type.count
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: firstLength + secondLength) { messages in
-            func put(_ taskID: UnsafeBufferPointer<UInt8>, _ type: [UInt8], at position: Int) {
-                _ = UnsafeMutableBufferPointer(rebasing: messages[position...]).initialize(fromContentsOf: taskID)
-                messages[position + taskID.count] = 0x7C
-                _ = UnsafeMutableBufferPointer(rebasing: messages[(position + taskID.count + 1)...])
-                    .initialize(fromContentsOf: type)
-            }
-            put(first.taskID, first.type, at: 0)
-            put(second.taskID, second.type, at: firstLength)
+            writeEventIDMessage(first.taskID, first.type, into: messages, at: 0)
+            writeEventIDMessage(second.taskID, second.type, into: messages, at: firstLength)
             SHA256Hasher.appendHexOfPair(
                 UnsafeBufferPointer(rebasing: messages[..<firstLength]),
                 UnsafeBufferPointer(rebasing: messages[firstLength...]), into: &output)

@@ -51,3 +51,15 @@ import Testing
         #expect(recent.value(for: bytes("HABIT")) == 2)
     }
 }
+
+/// The tests' keys are slices of arrays; the ingest hands the cache fields
+/// read in place.
+extension RecentKeys {
+    fileprivate func value(for key: ArraySlice<UInt8>) -> Value? {
+        key.withUnsafeBufferPointer { value(for: $0) }
+    }
+
+    fileprivate mutating func value(for key: ArraySlice<UInt8>, _ make: () -> Value) -> Value {
+        key.withUnsafeBufferPointer { value(for: $0, make) }
+    }
+}

@@ -1,5 +1,6 @@
 #pragma once
 #include <malloc.h>
+#include <stdint.h>
 
 /* M_ARENA_MAX as a constant Swift can import. */
 static inline int dayfold_limit_malloc_arenas(int arenas) {
@@ -74,5 +75,26 @@ static inline long long dayfold_nice_limit(void) {
     return limit.rlim_cur == RLIM_INFINITY ? 1LL << 40 : (long long)limit.rlim_cur;
 #else
     return 0;
+#endif
+}
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/* Asks for transparent huge pages (2 MB) over the whole 2 MB pages inside
+   [start, start + bytes): pages not yet touched there are then faulted in
+   2 MB at a time. A hint: returns 0 when applied, -1 when nothing was
+   (no whole 2 MB page inside, or not Linux). */
+static inline int dayfold_advise_huge_pages(void *start, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t first = ((uintptr_t)start + huge - 1) & ~(huge - 1);
+    uintptr_t last = ((uintptr_t)start + bytes) & ~(huge - 1);
+    if (last <= first) return -1;
+    return madvise((void *)first, last - first, MADV_HUGEPAGE);
+#else
+    (void)start; (void)bytes;
+    return -1;
 #endif
 }

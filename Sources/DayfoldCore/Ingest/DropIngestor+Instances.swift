@@ -60,6 +60,8 @@ extension DropIngestor {
         var keys = FingerprintMap()
         let expected = expectedRows(layout.instances, bytesPerRow: 500)
         taskIDs.reserve(expected)
+        // Events and value entries look their task up here at random.
+        HugePages.reserve(&taskOfID, taskOfID.count + expected)
         keys.reserve(expected)
         let room = roomForRows(layout.instances, shortestRow: 200)
         candidates.reserveCapacity(room)
@@ -145,15 +147,15 @@ extension DropIngestor {
         }
         drop.invalidSchemaRows = invalidSchemas
         // Dedup by id (last wins), then by idempotency key (last wins).
-        var lastByID = [Int](repeating: -1, count: taskIDs.count)
+        var lastByID = HugePages.array(repeating: -1, count: taskIDs.count)
         for (position, candidate) in candidates.enumerated() { lastByID[Int(candidate.idKey)] = position }
-        var lastByKey = [Int](repeating: -1, count: keys.count)
+        var lastByKey = HugePages.array(repeating: -1, count: keys.count)
         acceptedInstanceKeys = [Bool](repeating: false, count: keys.count)
         for (position, candidate) in candidates.enumerated() where lastByID[Int(candidate.idKey)] == position {
             lastByKey[Int(candidate.idempotencyKey)] = position
         }
         var merged: [(loser: Int32, kept: Int32)] = []
-        drop.tasks.reserveCapacity(drop.tasks.count + candidates.count)
+        HugePages.reserve(&drop.tasks, drop.tasks.count + candidates.count)
         let kindOf = kinds.strings.map { drop.taskKind($0) }
         let isReminder = kinds.strings.map { $0 == "REMINDER" }
         for (position, candidate) in candidates.enumerated() {

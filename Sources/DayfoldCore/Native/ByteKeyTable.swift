@@ -69,14 +69,15 @@ struct ByteKeyTable {
         while keys * 10 > size * 7 { size *= 2 }
         guard size > slots.count else { return }
         hashes.reserveCapacity(keys)
-        offsets.reserveCapacity(keys + 1)
+        // Offsets and arena are read at random (each probe that matches a tag).
+        HugePages.reserve(&offsets, keys + 1)
         // Keys of up to 64 bytes without regrowing the arena (untouched room costs no memory).
-        arena.reserveCapacity(keys * 64)
+        HugePages.reserve(&arena, keys * 64)
         rehash(size)
     }
 
     private mutating func rehash(_ size: Int) {
-        slots = Array(repeating: 0, count: size)
+        slots = HugePages.array(repeating: 0, count: size)
         let mask = slots.count - 1
         for (existing, existingHash) in hashes.enumerated() {
             var position = Int(truncatingIfNeeded: existingHash) & mask

@@ -160,7 +160,7 @@ struct FingerprintSet {
 
     private mutating func rehash(_ size: Int) {
         let old = slots
-        slots = Array(repeating: 0, count: size)
+        slots = HugePages.array(repeating: 0, count: size)
         count = 0
         for slot in old where slot != 0 { _ = insert(slot) }
     }

@@ -56,7 +56,7 @@ struct FingerprintMap {
 
     private mutating func rehash(_ size: Int) {
         let old = slots
-        slots = Array(repeating: (0, 0), count: size)
+        slots = HugePages.array(repeating: (0, 0), count: size)
         count = 0
         for slot in old where slot.key != 0 { self[slot.key] = slot.value }
     }

@@ -1,0 +1,41 @@
+import CSystem
+
+/// Large tables probed at random (id hash tables) on 2 MB pages.
+///
+/// Why: on this kind of machine (a VM with nested paging) a TLB miss costs
+/// a two-level page walk, and a table of tens of MB probed at random misses
+/// the TLB on nearly every probe with 4 KB pages. Only such tables are
+/// advised: a fresh 2 MB page costs the kernel more to clear than 512 small
+/// ones, so advising all memory (glibc's `hugetlb` tunable) lost in system
+/// time what it won in user time.
+enum HugePages {
+    /// Tables smaller than this stay on small pages (the TLB covers them well enough).
+    static let threshold = 4 << 20
+
+    /// An array of `count` copies of `value` whose storage is advised to
+    /// use huge pages before it is first written (when it is large enough).
+    static func array<Element>(repeating value: Element, count: Int) -> [Element] {
+        guard count * MemoryLayout<Element>.stride >= threshold else {
+            return Array(repeating: value, count: count)
+        }
+        return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if let base = buffer.baseAddress {
+                _ = dayfold_advise_huge_pages(UnsafeMutableRawPointer(base), count * MemoryLayout<Element>.stride)
+            }
+            buffer.initialize(repeating: value)
+            initialized = count
+        }
+    }
+
+    /// Reserves room for `capacity` elements and advises that room (when
+    /// large enough) before it is written: for tables that grow by appending
+    /// and are then read at random.
+    static func reserve<Element>(_ array: inout [Element], _ capacity: Int) {
+        array.reserveCapacity(capacity)
+        let bytes = array.capacity * MemoryLayout<Element>.stride
+        guard bytes >= threshold else { return }
+        array.withUnsafeMutableBufferPointer { buffer in
+            if let base = buffer.baseAddress { _ = dayfold_advise_huge_pages(UnsafeMutableRawPointer(base), bytes) }
+        }
+    }
+}

@@ -31,14 +31,20 @@ typedef struct {
 } dayfold_csv_block;
 
 /* First index >= i whose bit is set in the block masks (`quoted` picks the
-   mask), or -1 when that would need a block past `end`. */
-static inline int64_t dayfold_csv_next_stop(
-    const unsigned char *p, int64_t i, int64_t end, int quoted, dayfold_csv_block *cached) {
+   mask), or -1 when that would need a block past `end`. `wide`: the masks
+   are made with AVX2 (a constant in each caller below). */
+__attribute__((always_inline)) static inline int64_t dayfold_csv_next_stop(
+    const unsigned char *p, int64_t i, int64_t end, int quoted, dayfold_csv_block *cached, int wide) {
     for (;;) {
         int64_t block = i & ~(int64_t)63;
         if (block + 64 > end) return -1;
         if (block != cached->block) {
-            dayfold_csv_marks64(p + block, &cached->unquoted, &cached->quoted);
+#if defined(__x86_64__)
+            if (wide)
+                dayfold_csv_marks64_wide(p + block, &cached->unquoted, &cached->quoted);
+            else
+#endif
+                dayfold_csv_marks64(p + block, &cached->unquoted, &cached->quoted);
             cached->block = block;
         }
         uint64_t bits = (quoted ? cached->quoted : cached->unquoted) >> (i - block);
@@ -58,8 +64,8 @@ static inline int64_t dayfold_csv_next_stop(
    block reaches past `end`: blocks are classified 64 bytes at a time), or
    that would overflow `out`; the general tokenizer takes it from there.
    Returns the position after the last record taken. */
-static inline int64_t dayfold_csv_fast_records(
-    const unsigned char *p, int64_t pos, int64_t end, dayfold_csv_fast_out *out) {
+__attribute__((always_inline)) static inline int64_t dayfold_csv_fast_records_with(
+    const unsigned char *p, int64_t pos, int64_t end, dayfold_csv_fast_out *out, int wide) {
     dayfold_csv_block cached = {-1, 0, 0};
     int64_t fields = 0, records = 0, escaped = 0;
     /* Everything the loop uses in locals, and the output arrays declared
@@ -83,7 +89,7 @@ static inline int64_t dayfold_csv_fast_records(
         for (;;) {
             if (fields == field_capacity) goto stop;
             if (p[field_start] != '"') {
-                int64_t i = dayfold_csv_next_stop(p, field_start, end, 0, &cached);
+                int64_t i = dayfold_csv_next_stop(p, field_start, end, 0, &cached, wide);
                 if (i < 0) goto stop;
                 unsigned char byte = p[i];
                 if (byte != ',' && byte != '\n') goto stop; /* CR or non-ASCII */
@@ -103,7 +109,7 @@ static inline int64_t dayfold_csv_fast_records(
             int doubled = 0;
             unsigned char following;
             for (;;) {
-                i = dayfold_csv_next_stop(p, i, end, 1, &cached);
+                i = dayfold_csv_next_stop(p, i, end, 1, &cached, wide);
                 if (i < 0 || p[i] != '"' || i + 1 >= end) goto stop; /* LF, non-ASCII, or the end */
                 following = p[i + 1];
                 if (following != '"') break;
@@ -141,4 +147,27 @@ static inline int64_t dayfold_csv_fast_records(
     out->record_count = records;
     out->escaped_count = escaped;
     return pos;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static int64_t dayfold_csv_fast_records_wide(
+    const unsigned char *p, int64_t pos, int64_t end, dayfold_csv_fast_out *out) {
+    return dayfold_csv_fast_records_with(p, pos, end, out, 1);
+}
+#endif
+
+static int64_t dayfold_csv_fast_records_narrow(
+    const unsigned char *p, int64_t pos, int64_t end, dayfold_csv_fast_out *out) {
+    return dayfold_csv_fast_records_with(p, pos, end, out, 0);
+}
+
+/* dayfold_csv_fast_records_with, its masks made with AVX2 when the CPU has it
+   (`wide` 1: ask dayfold_csv_wide_available() once and pass its answer; 0:
+   16-byte compares, as tests may force). */
+static inline int64_t dayfold_csv_fast_records(
+    const unsigned char *p, int64_t pos, int64_t end, dayfold_csv_fast_out *out, int wide) {
+#if defined(__x86_64__)
+    if (wide) return dayfold_csv_fast_records_wide(p, pos, end, out);
+#endif
+    return dayfold_csv_fast_records_narrow(p, pos, end, out);
 }

@@ -17,7 +17,10 @@ extension DropIngestor {
             ("updated_at", false),
         ])
         var candidates: [LogCandidate] = []
+        // The logs are the instance keys' last user: the table is taken, not
+        // shared, so adding the logs' keys does not copy it (tens of MB).
         var keys = instanceKeys
+        instanceKeys = FingerprintMap()
         let workout = ArraySlice(Array("WORKOUT".utf8))
         for file in layout.workoutLogs {
             try readCSV(file, kind: "workout_logs", columns: spec) { row, account in

@@ -140,7 +140,7 @@ public struct PipelineRunner {
         let inputFiles = layout.allFiles
         let inputDigests = BackgroundValue(idle: true) { FileDigests.hex(of: inputFiles.map(\.absolutePath)) }
         let early = EarlyClientSide()
-        let drop = try PipelineRunner.ingest(
+        var drop = try PipelineRunner.ingest(
             input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false,
             hashWhileReading: false,
             clientInputsReady: { early.set(FactsStage.clientSide($0, config: config, asOf: asOf)) })
@@ -170,14 +170,22 @@ public struct PipelineRunner {
         var result = FactsStage.compute(
             drop, config: config, asOf: asOf, client: early.value,
             outcomesReady: { drop, outcomes in
+                // The snapshot reads tasks and their ids, not the rows behind the
+                // outcomes: its copy of the drop does not keep those alive.
+                var slim = drop
+                slim.releaseFactInputs()
+                let tasks = slim
                 eventSnapshot.start {
                     Result {
                         try PipelineRunner.writeSnapshot(
-                            "adherence_events", ReportTables.adherenceEvents(drop, outcomes: outcomes, owned: nil),
+                            "adherence_events", ReportTables.adherenceEvents(tasks, outcomes: outcomes, owned: nil),
                             in: staging, debug: debugTables)
                     }
                 }
             })
+        // The writers' memory comes from the rows the facts were computed from.
+        drop.releaseFactInputs()
+        result.drop.releaseFactInputs()
         var warnings = PipelineRunner.warnings(
             invalidSchemaRows: drop.invalidSchemaRows, zoneWarnings: result.drop.userZones.warnings)
         lap("compute")

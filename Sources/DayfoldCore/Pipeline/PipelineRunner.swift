@@ -193,45 +193,54 @@ public struct PipelineRunner {
         do {
             // Tables are built inside the jobs, so their sorting runs in parallel too.
             let reportTables: [(String, () -> OutputTable)] = [
-                (
-                    "reports/coach_daily_summary.csv",
-                    { ReportTables.relationshipDays(result, name: "coach_daily_summary") }
-                ),
                 ("reports/progress_ranges.csv", { ReportTables.progressRanges(result) }),
                 ("reports/risk_signals.csv", { ReportTables.riskSignals(result) }),
                 ("reports/streaks.csv", { ReportTables.streaks(result) }),
             ]
             let snapshotTables: [(String, () -> OutputTable)] = [
-                ("relationship_days", { ReportTables.relationshipDays(result) }),
                 ("client_days", { ReportTables.clientDays(result) }),
                 ("progress_ranges", { ReportTables.progressRanges(result) }),
                 ("risk_signals", { ReportTables.riskSignals(result) }),
                 ("streaks", { ReportTables.streaks(result) }),
             ]
             let rejectRows = ReportTables.rejects(drop.rejects)
-            typealias Job = () throws -> (String, Int, String)?
+            /// A job writes one output or more: each one's path, rows and SHA-256.
+            typealias Job = () throws -> [(String, Int, String)]
             func report(_ relative: String, _ table: @escaping () -> OutputTable) -> Job {
                 {
                     let path = publisher.path(relative)
                     let (rows, digest) = try TableWriters.writeCSV(table(), to: path)
                     debugRSS("write: \(relative)")
-                    return (relative, rows, digest)
+                    return [(relative, rows, digest)]
                 }
             }
             func snapshot(_ name: String, _ table: @escaping () -> OutputTable) -> Job {
-                { try PipelineRunner.writeSnapshot(name, table(), in: staging, debug: debugTables) }
+                { [try PipelineRunner.writeSnapshot(name, table(), in: staging, debug: debugTables)] }
+            }
+            // The relationship day table is both the coach summary report and
+            // a snapshot: each of its row groups is built once for both files.
+            let relationshipDays: Job = {
+                let table = ReportTables.relationshipDays(result)
+                let written = try TableWriters.writeParquetAndCSV(
+                    table, parquet: publisher.path("snapshots/relationship_days.parquet"),
+                    csv: publisher.path("reports/coach_daily_summary.csv"))
+                if debugTables { try TableWriters.writeCSV(table, to: publisher.path("debug/relationship_days.csv")) }
+                debugRSS("write: relationship days")
+                return [
+                    ("reports/coach_daily_summary.csv", written.csv.rows, written.csv.sha256),
+                    ("snapshots/relationship_days.parquet", written.parquet.rows, written.parquet.sha256),
+                ]
             }
             // Jobs are taken in order by whichever core is free: the largest
-            // (the coach summary report, then the day tables) come first so
+            // (the relationship days, then the other day tables) come first so
             // they do not start last and run alone.
-            var jobs: [Job] =
-                reportTables.prefix(1).map(report) + snapshotTables.map(snapshot) + reportTables.dropFirst().map(report)
+            var jobs: [Job] = [relationshipDays] + snapshotTables.map(snapshot) + reportTables.map(report)
             jobs.append {
                 let path = publisher.path("rejects/rejects.csv")
                 let rejects = try CSVReportWriter(path: path, header: ReportTables.rejectsHeader)
                 for row in rejectRows { try rejects.append(row: row) }
                 try rejects.finish()
-                return ("rejects/rejects.csv", rejects.rows, rejects.sha256 ?? "")
+                return [("rejects/rejects.csv", rejects.rows, rejects.sha256 ?? "")]
             }
             let written = Result { try ParallelJobs(jobs).run() }
             // The event snapshot is waited for before any error is thrown (its
@@ -241,7 +250,7 @@ public struct PipelineRunner {
                 preconditionFailure("the facts were computed without their outcomes")
             }
             let eventsOutput = try events.get()
-            let outputs = (try written.get().compactMap { $0 } + [eventsOutput]).sorted { bytesLess($0.0, $1.0) }
+            let outputs = (try written.get().flatMap { $0 } + [eventsOutput]).sorted { bytesLess($0.0, $1.0) }
             lap("write")
             result.timings = timings
             let (hashedInputs, changed) = PipelineRunner.digested(

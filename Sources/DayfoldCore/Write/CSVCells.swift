@@ -18,14 +18,18 @@ struct CSVCells {
     }
 
     /// Formats one column of the chunk as `CSVReportWriter.append(row:)`
-    /// would write its values' `description`s (NULL: an empty cell).
-    mutating func append(_ column: ParquetColumnData, type: ParquetType, guardFormulas: Bool) {
-        precondition(column.count == rows, "a CSV chunk's columns have one value per row")
+    /// would write its values' `description`s (NULL: an empty cell): the
+    /// column's rows `range` (all of them when nil), one per chunk row.
+    mutating func append(
+        _ column: ParquetColumnData, rows range: Range<Int>? = nil, type: ParquetType, guardFormulas: Bool
+    ) {
+        let range = range ?? 0..<column.count
+        precondition(range.count == rows && range.upperBound <= column.count, "one value per chunk row")
         ends.reserveCapacity(ends.count + rows)
         switch column {
         case .int64(let values):
             let timestamps = type == .timestampMicros
-            cells(values) { value, text in
+            cells(values[range]) { value, text in
                 guard timestamps else { return CSVReportWriter.appendInteger(value, into: &text) }
                 let instant = Instant(micros: value)
                 if !instant.appendISOText(into: &text) {
@@ -34,7 +38,7 @@ struct CSVCells {
             }
         case .int32(let values):
             let dates = type == .date
-            cells(values) { value, text in
+            cells(values[range]) { value, text in
                 guard dates else { return CSVReportWriter.appendInteger(Int64(value), into: &text) }
                 let date = LocalDate(days: value)
                 if !date.appendISOText(into: &text) {
@@ -42,14 +46,14 @@ struct CSVCells {
                 }
             }
         case .double(let values):
-            cells(values) { CSVReportWriter.appendNumber($0, into: &$1, guardFormulas: guardFormulas) }
+            cells(values[range]) { CSVReportWriter.appendNumber($0, into: &$1, guardFormulas: guardFormulas) }
         case .boolean(let values):
-            cells(values) { $1.append(contentsOf: $0 ? CSVCells.trueText : CSVCells.falseText) }
+            cells(values[range]) { $1.append(contentsOf: $0 ? CSVCells.trueText : CSVCells.falseText) }
         case .string(let values):
-            cells(values) { CSVReportWriter.escape($0, into: &$1, guardFormulas: guardFormulas) }
+            cells(values[range]) { CSVReportWriter.escape($0, into: &$1, guardFormulas: guardFormulas) }
         case .utf8(let values):
             values.bytes.withUnsafeBufferPointer { source in
-                for row in 0..<rows {
+                for row in range {
                     if !values.nulls[row] {
                         CSVReportWriter.appendField(
                             UnsafeBufferPointer(rebasing: source[values.range(row)]), into: &bytes,
@@ -63,7 +67,7 @@ struct CSVCells {
     }
 
     /// One cell per value: `write` appends a value's text; a NULL cell stays empty.
-    private mutating func cells<Value>(_ values: [Value?], _ write: (Value, inout [UInt8]) -> Void) {
+    private mutating func cells<Value>(_ values: ArraySlice<Value?>, _ write: (Value, inout [UInt8]) -> Void) {
         for value in values {
             if let value { write(value, &bytes) }
             ends.append(bytes.count)

@@ -66,13 +66,15 @@ public final class CSVReportWriter {
         if buffer.count >= 1 << 20 { try flush() }
     }
 
-    /// Formats a chunk of an output table's rows (typed as `fields`).
-    func cells(_ columns: [ParquetColumnData], fields: [ParquetField]) -> CSVCells {
+    /// Formats a chunk of an output table's rows (typed as `fields`): the
+    /// columns' rows `range` (all of them when nil).
+    func cells(_ columns: [ParquetColumnData], fields: [ParquetField], rows range: Range<Int>? = nil) -> CSVCells {
+        let range = range ?? 0..<(columns.first?.count ?? 0)
         // Room for about what the previous chunk took: a chunk outgrowing
         // its room copied its text once or twice.
-        var cells = CSVCells(rows: columns.first?.count ?? 0, expectedBytes: max(cellBytesHint, buffer.capacity))
+        var cells = CSVCells(rows: range.count, expectedBytes: max(cellBytesHint, buffer.capacity))
         for (column, field) in zip(columns, fields) {
-            cells.append(column, type: field.type, guardFormulas: guardFormulas)
+            cells.append(column, rows: range, type: field.type, guardFormulas: guardFormulas)
         }
         cellBytesHint = cells.bytes.count + cells.bytes.count / 8
         return cells

@@ -31,6 +31,33 @@ enum TableWriters {
     /// Returns the number of data rows written and the SHA-256 of the bytes written.
     @discardableResult
     static func writeParquet(_ table: OutputTable, to path: String) throws -> (rows: Int, sha256: String) {
+        try writeParquet(table, to: path) { _ in }
+    }
+
+    /// Writes `table` both as a Parquet snapshot and as a CSV report, from
+    /// one build of each row group: the two files are exactly what
+    /// `writeParquet` and `writeCSV` write, and the columns are made once
+    /// instead of twice (the relationship day table is both, and building it
+    /// is most of either's time). Returns each file's rows and SHA-256.
+    static func writeParquetAndCSV(
+        _ table: OutputTable, parquet parquetPath: String, csv csvPath: String, guardFormulas: Bool = true
+    ) throws -> (parquet: (rows: Int, sha256: String), csv: (rows: Int, sha256: String)) {
+        let report = try CSVReportWriter(path: csvPath, header: table.header, guardFormulas: guardFormulas)
+        let snapshot = try writeParquet(table, to: parquetPath) { columns in
+            let rows = columns.first?.count ?? 0
+            for start in stride(from: 0, to: rows, by: csvChunkRows) {
+                try report.append(
+                    report.cells(columns, fields: table.fields, rows: start..<min(start + csvChunkRows, rows)))
+            }
+        }
+        try report.finish()
+        return (snapshot, (report.rows, report.sha256 ?? ""))
+    }
+
+    /// `writeParquet`, handing each row group's columns to `alsoWrite` once written.
+    private static func writeParquet(
+        _ table: OutputTable, to path: String, alsoWrite: ([ParquetColumnData]) throws -> Void
+    ) throws -> (rows: Int, sha256: String) {
         let writer = try ParquetFileWriter(path: path, fields: table.fields)
         let ranges = stride(from: 0, to: table.rowCount, by: rowGroupRows).map {
             $0..<min($0 + rowGroupRows, table.rowCount)
@@ -43,7 +70,9 @@ enum TableWriters {
         for index in ranges.indices {
             guard let current = next else { break }
             next = index + 1 < ranges.count ? build(ranges[index + 1]) : nil
-            try writer.writeRowGroup(current.value())
+            let columns = current.value()
+            try writer.writeRowGroup(columns)
+            try alsoWrite(columns)
         }
         if table.rowCount == 0 { try writer.writeRowGroup(table.rowGroup(0..<0)) }
         try writer.close()

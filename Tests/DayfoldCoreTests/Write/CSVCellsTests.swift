@@ -84,6 +84,27 @@ import Testing
         #expect(byChunk.contains(",-2,"))
     }
 
+    /// Chunks of a longer row group (as `TableWriters.writeParquetAndCSV`
+    /// formats them) write exactly the rows they cover, in order.
+    @Test func chunksOfARowRangeWriteThoseRows() throws {
+        let rows = Self.texts.count
+        let whole = try written(guardFormulas: true) { writer in
+            try writer.append(writer.cells(Self.columns, fields: Self.fields))
+        }
+        for cut in 0...rows {
+            let inTwo = try written(guardFormulas: true) { writer in
+                try writer.append(writer.cells(Self.columns, fields: Self.fields, rows: 0..<cut))
+                try writer.append(writer.cells(Self.columns, fields: Self.fields, rows: cut..<rows))
+            }
+            #expect(inTwo == whole, "cut at \(cut)")
+        }
+        let middle = try written(guardFormulas: true) { writer in
+            try writer.append(writer.cells(Self.columns, fields: Self.fields, rows: 2..<5))
+        }
+        let lines = whole.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(middle == ([lines[0]] + lines[3..<6]).joined(separator: "\n") + "\n")
+    }
+
     @Test func instantTextIsItsDescription() {
         // Years 0000 to 9999: edge instants and random ones.
         let first: Int64 = -62_167_219_200_000_000

@@ -19,7 +19,8 @@ public enum TaskStatus: String, Sendable, CaseIterable {
             return (bytes.count, first, rest, status)
         }
 
-    /// Bytes 0–7 and 8–15 of `bytes` as little-endian words (nil past 16 bytes).
+    /// Bytes 0–7 and 8–15 of `bytes` as little-endian words (bytes past the
+    /// 16th are left out: only fields of 6 to 11 bytes are packed to be matched).
     private static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
         var first: UInt64 = 0
         var rest: UInt64 = 0

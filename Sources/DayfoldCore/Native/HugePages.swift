@@ -2,9 +2,9 @@ import CSystem
 
 /// Large tables probed at random (id hash tables) on 2 MB pages.
 ///
-/// Why: on this kind of machine (a VM with nested paging) a TLB miss costs
-/// a two-level page walk, and a table of tens of MB probed at random misses
-/// the TLB on nearly every probe with 4 KB pages. Only such tables are
+/// Why: on this kind of machine (a VM under shadow paging) a TLB miss is
+/// dear, and a table of tens of MB probed at random misses the TLB on
+/// nearly every probe with 4 KB pages. Only such tables are
 /// advised: a fresh 2 MB page costs the kernel more to clear than 512 small
 /// ones, so advising all memory (glibc's `hugetlb` tunable) lost in system
 /// time what it won in user time.

@@ -42,7 +42,7 @@ struct SortedTableMerger {
         var chosenKey: [UInt8] = []
         var best: Int?
         while true {
-            if let current = best, let head = heads[current], Self.key(head, keyColumn).elementsEqual(chosenKey) {
+            if let current = best, let head = heads[current], Self.hasKey(head, keyColumn, chosenKey) {
                 // Same key as the row just taken: no other partition can come before it.
             } else {
                 best = nil
@@ -74,6 +74,20 @@ struct SortedTableMerger {
         try reportWriter?.finish()
         try debugWriter?.finish()
         return rows
+    }
+
+    /// Whether `record`'s key field is exactly `key` (checked on every row
+    /// taken: one `memcmp`, where a generic element-by-element comparison
+    /// of the slice grew to 1 % of a 2 GB partitioned run).
+    private static func hasKey(_ record: CSVRecord, _ column: Int, _ key: [UInt8]) -> Bool {
+        let field = Self.key(record, column)
+        guard field.count == key.count else { return false }
+        return field.withUnsafeBufferPointer { field in
+            key.withUnsafeBufferPointer { key in
+                guard let left = field.baseAddress, let right = key.baseAddress else { return true }
+                return memcmp(left, right, key.count) == 0
+            }
+        }
     }
 
     /// The key field's bytes (empty for NULL, which sorts first as "" did).

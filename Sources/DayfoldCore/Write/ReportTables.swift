@@ -39,7 +39,7 @@ public enum ReportTables {
     }
 
     /// `relationship_days` (the snapshot) and `coach_daily_summary.csv` (the report).
-    public static func relationshipDays(_ result: RunResult, name: String = "relationship_days") -> OutputTable {
+    public static func relationshipDays(_ result: RunResult) -> OutputTable {
         // The days in output order, copied once: read through the nested
         // per-relationship arrays, each of the table's cells (written twice,
         // as the report and the snapshot) took and released an array.
@@ -56,7 +56,7 @@ public enum ReportTables {
             field("day_state", .string), field("streak_length", .int64),
         ]
         // All columns of a row group in one pass over its days.
-        return OutputTable(name: name, rowCount: days.count, fields: fields) { range in
+        return OutputTable(name: "relationship_days", rowCount: days.count, fields: fields) { range in
             var relationshipID = ParquetByteColumn()
             var clientID = ParquetByteColumn()
             var timezone = ParquetByteColumn()

@@ -11,15 +11,21 @@ public final class ProgressReporter: @unchecked Sendable {
     private let totalBytes: Int64
     /// Redraw one line (a terminal) rather than append lines (a log).
     private let redraws: Bool
+    private let write: @Sendable (String) -> Void
     private let started = Date()
     private var lastDraw = Date.distantPast
     private var stage = ""
 
-    /// `terminal` defaults to whether stderr is one.
-    public init(enabled: Bool, totalBytes: Int64, terminal: Bool = isatty(STDERR_FILENO) != 0) {
+    /// `terminal` defaults to whether stderr is one; `write` (stderr by
+    /// default) lets a test see the text.
+    public init(
+        enabled: Bool, totalBytes: Int64, terminal: Bool = isatty(STDERR_FILENO) != 0,
+        write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) {
         self.enabled = enabled
         self.totalBytes = max(totalBytes, 1)
         self.redraws = terminal
+        self.write = write
     }
 
     public func begin(_ stage: String) {
@@ -44,7 +50,7 @@ public final class ProgressReporter: @unchecked Sendable {
     public func finish() {
         guard enabled else { return }
         draw("done in \(String(format: "%.1f", Date().timeIntervalSince(started))) s", force: true)
-        if redraws { FileHandle.standardError.write(Data("\n".utf8)) }
+        if redraws { write("\n") }
     }
 
     private func draw(_ text: String, force: Bool) {
@@ -52,6 +58,6 @@ public final class ProgressReporter: @unchecked Sendable {
         guard force || now.timeIntervalSince(lastDraw) >= (redraws ? 0.2 : 5) else { return }
         lastDraw = now
         let line = redraws ? "\r\u{1B}[2Kdayfold: \(text)" : "dayfold: \(text)\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        write(line)
     }
 }

@@ -122,6 +122,23 @@ import Testing
         #expect(result.stderr.contains("--strict") == strict)
     }
 
+    /// A health export cut off mid-tag is a failed import (the run goes on):
+    /// named on stderr, and exit 3 under `--strict`.
+    @Test(arguments: [false, true])
+    func aFailedImportIsNamedAndStrictMakesItExitThree(strict: Bool) throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let drop = TestPaths.fixtures.appendingPathComponent("Cases/health-failed-import-requested-source-failed/drop")
+        let out = root.appendingPathComponent("out")
+        let result = try DayfoldProcess.run(
+            ["run", "--input", drop.path, "--output", out.path, "--as-of", "2026-03-10T12:00:00Z"]
+                + (strict ? ["--strict"] : []))
+        #expect(result.status == (strict ? 3 : 0), "\(result.stderr)")
+        #expect(result.stderr.contains("dayfold: 1 failed health import (failed_imports in "), "\(result.stderr)")
+        #expect(result.stderr.contains("manifest.json): u1\n"), "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("manifest.json").path))
+    }
+
     @Test func aRunWithoutWarningsPrintsNoSummaryAndStrictExitsZero() throws {
         let root = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One command on a fresh machine: install what is missing, build, and run
-# the sample pipeline on SampleData/ (outputs in Outputs/sample).
+# the sample pipeline on SampleData/ (outputs in Outputs/sample; the
+# pipeline's paths are relative to Pipelines/, so the cd is for the build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/ensure-deps.sh

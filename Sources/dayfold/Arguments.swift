@@ -32,9 +32,14 @@ struct Arguments {
                     }
                 } else if bare.contains(name) && inline == nil {
                     flags.insert(name)
+                } else if bare.contains(name) {
+                    throw DayfoldError(.usage, "\(name) takes no value (got \(argument))", fix: "write \(name) alone")
                 } else {
+                    let known = Array(valued.union(bare)) + ["--help"]
+                    let nearest = NearestName.suggestion(for: name, among: known)
                     throw DayfoldError(
-                        .usage, "unknown option \(argument)", fix: "see the command's --help for its options")
+                        .usage, "unknown option \(name)" + (nearest.map { "; did you mean \($0)?" } ?? ""),
+                        fix: "see the command's --help for its options")
                 }
             } else {
                 positionals.append(argument)

@@ -1,5 +1,8 @@
 /// Help texts: what each command does, every flag, an example.
 enum Usage {
+    /// The commands `main` dispatches (for "did you mean").
+    static let commands = ["run", "validate", "inspect", "generate", "help", "version"]
+
     static let main = """
         dayfold — batch pipeline for a coaching platform's daily data.
 
@@ -16,28 +19,35 @@ enum Usage {
           inspect    Print a Parquet snapshot's schema, row groups, codec and first rows.
           generate   Write a deterministic synthetic drop of any size (tests, benchmarks).
           help       Show help for a command (same as <command> --help).
+          version    Print the version (same as --version).
 
         EXAMPLES
           dayfold run Pipelines/sample.json --as-of 2026-03-31T18:00:00Z
           dayfold validate SampleData/demo --as-of 2026-03-31T18:00:00Z --json
 
-        Exit codes: 0 ok; 1 failed (nothing published); 2 usage or configuration error;
-        3 published, but rejected rows exceeded max_reject_fraction.
+        Exit codes: 0 ok; 1 failed (nothing published); 2 usage or configuration error
+        (nothing read or written); 3 published, but rejected rows exceeded
+        max_reject_fraction, or --strict and the run had warnings.
         """
 
     static let run = """
         dayfold run — read a drop, compute the day tables and facts, publish outputs.
 
         USAGE
-          dayfold run [PIPELINE.json] [--input DROP] [--output DIR] [--as-of INSTANT]
+          dayfold run [PIPELINE.json] [--input DROP] [--output DIR] [--as-of INSTANT] [--strict]
 
         ARGUMENTS
           PIPELINE.json        A pipeline file (see Pipelines/README.md). Optional: flags
-                               can give everything; flags override the file.
+                               can give everything; flags override the file. Its
+                               relative input/output keys are relative to its folder.
         OPTIONS
           --input DROP         The drop folder (subjects/, tasks/, journal/, health/).
-          --output DIR         Where to publish (default Outputs/<pipeline name>).
-                               Written to a temporary sibling, then renamed into place.
+          --output DIR         Where to publish (default Outputs/<pipeline name>): a new
+                               folder (its parent must exist), an empty one, or an
+                               earlier dayfold output holding nothing else; anything
+                               else (a file, a user's folder, the drop or a folder
+                               around it, . or /) is refused with exit 2. Written to
+                               a temporary sibling .dayfold-*, then renamed into place.
           --as-of INSTANT      The run's as-of instant, e.g. 2026-03-31T18:00:00Z
                                (default: now). Rows after it are ignored; use a fixed
                                value for reproducible, byte-identical outputs.
@@ -47,6 +57,9 @@ enum Usage {
           --progress MODE      auto|always|never: per-stage progress on stderr
                                (auto: only when stderr is a terminal).
           --debug-tables       Also write every snapshot table as CSV under DIR/debug/.
+          --strict             Exit 3 (after publishing) when the run has any warning,
+                               failed health import or unread file; warnings are
+                               always summarized on stderr.
           -h, --help           Show this help.
 
         OUTPUTS (in DIR)

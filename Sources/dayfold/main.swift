@@ -31,7 +31,8 @@ func progressWanted(_ mode: String?) throws -> Bool {
 
 func runCommand(_ argv: [String]) throws -> Int32 {
     let args = try Arguments(
-        argv, valued: ["--input", "--output", "--as-of", "--max-memory", "--progress"], bare: ["--debug-tables"])
+        argv, valued: ["--input", "--output", "--as-of", "--max-memory", "--progress"],
+        bare: ["--debug-tables", "--strict"])
     if args.flags.contains("--help") {
         print(Usage.run)
         return 0
@@ -40,7 +41,15 @@ func runCommand(_ argv: [String]) throws -> Int32 {
         throw DayfoldError(.usage, "run takes at most one pipeline file, got \(args.positionals.count) arguments")
     }
     var config = PipelineConfig()
-    if let path = args.positionals.first { config = try PipelineConfig.load(path: path) }
+    if let path = args.positionals.first {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw DayfoldError(
+                .usage, "\(path) is a folder, not a pipeline file",
+                fix: "to read a drop, use --input \(path) (e.g. dayfold run --input \(path) --output DIR)")
+        }
+        config = try PipelineConfig.load(path: path)
+    }
     if let memory = args.options["--max-memory"] {
         guard parseByteSize(memory) != nil else {
             throw DayfoldError(.usage, "--max-memory: cannot read \"\(memory)\" (use e.g. 512M)")
@@ -61,13 +70,39 @@ func runCommand(_ argv: [String]) throws -> Int32 {
     }
     let outcome = try runner.run()
     print("published \(outcome.outputDirectory) (\(outcome.rowsRead) rows read, \(outcome.rowsRejected) rejected)")
+    for line in warningSummary(outcome) { writeError(line) }
     if outcome.rejectFractionExceeded {
         writeError(
             "dayfold: rejected rows (\(outcome.rowsRejected) of \(outcome.rowsRead)) exceed max_reject_fraction \(config.maxRejectFraction); see \(outcome.outputDirectory)/rejects/rejects.csv"
         )
         return 3
     }
+    let flagged = outcome.warnings.count + outcome.failedImports.count + outcome.unrecognizedFiles
+    if args.flags.contains("--strict") && flagged > 0 {
+        writeError("dayfold: --strict: the run was published, but it has warnings, failed imports or unread files")
+        return 3
+    }
     return 0
+}
+
+/// The lines that bring a published run's warnings to the operator
+/// (SPEC §10): counts and the first few; the manifest has them all.
+func warningSummary(_ outcome: PipelineRunner.Outcome, shown: Int = 3) -> [String] {
+    let manifest = outcome.outputDirectory + "/manifest.json"
+    var lines: [String] = []
+    func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+    if !outcome.warnings.isEmpty {
+        lines.append("dayfold: \(plural(outcome.warnings.count, "warning")) (see \(manifest)):")
+        lines += outcome.warnings.prefix(shown).map { "  - \($0)" }
+        if outcome.warnings.count > shown { lines.append("  … and \(outcome.warnings.count - shown) more") }
+    }
+    if !outcome.failedImports.isEmpty {
+        let users = outcome.failedImports.prefix(shown).joined(separator: ", ")
+        lines.append(
+            "dayfold: \(plural(outcome.failedImports.count, "failed health import")) (failed_imports in \(manifest)): "
+                + users + (outcome.failedImports.count > shown ? ", …" : ""))
+    }
+    return lines
 }
 
 func validateCommand(_ argv: [String]) throws -> Int32 {
@@ -149,13 +184,17 @@ func generateCommand(_ argv: [String]) throws -> Int32 {
 func main() -> Int32 {
     let argv = Array(CommandLine.arguments.dropFirst())
     guard let command = argv.first else {
-        print(Usage.main)
+        // Usage on stderr: a bare `dayfold` in a script is a mistake, not a request for help.
+        writeError(Usage.main)
         return 2
     }
     do {
         switch command {
         case "-h", "--help":
             print(Usage.main)
+            return 0
+        case "--version", "version":
+            print("dayfold \(Manifest.toolVersion)")
             return 0
         case "help":
             switch argv.dropFirst().first {
@@ -171,8 +210,13 @@ func main() -> Int32 {
         case "inspect": return try inspectCommand(Array(argv.dropFirst()))
         case "generate": return try generateCommand(Array(argv.dropFirst()))
         default:
+            let known = command.hasPrefix("-") ? ["--help", "--version"] : Usage.commands
+            let nearest = NearestName.suggestion(for: command, among: known)
             throw DayfoldError(
-                .usage, "unknown command \"\(command)\"", fix: "run `dayfold --help` to see the commands")
+                .usage,
+                (command.hasPrefix("-") ? "unknown option \(command)" : "unknown command \"\(command)\"")
+                    + (nearest.map { "; did you mean \($0)?" } ?? ""),
+                fix: "run `dayfold --help` to see the commands")
         }
     } catch let error as DayfoldError {
         writeError("dayfold: error: \(error.message)" + (error.fix.map { "\nfix: \($0)" } ?? ""))

@@ -29,7 +29,19 @@ public struct PipelineConfig: Sendable {
                 .configuration, "\(path): cannot read the pipeline file", fix: "check the path; see Pipelines/README.md"
             )
         }
-        return try parse(data, path: path)
+        var config = try parse(data, path: path)
+        // Relative `input`/`output` keys name folders beside the pipeline
+        // file (SPEC §10), so a pipeline runs the same from any directory.
+        let folder = (path as NSString).deletingLastPathComponent
+        config.input = config.input.map { resolve($0, against: folder) }
+        config.output = config.output.map { resolve($0, against: folder) }
+        return config
+    }
+
+    /// `path` as seen from the current directory when it is relative to `folder`.
+    static func resolve(_ path: String, against folder: String) -> String {
+        guard !path.hasPrefix("/"), !folder.isEmpty else { return path }
+        return (folder as NSString).appendingPathComponent(path)
     }
 
     public static func parse(_ data: Data, path: String) throws -> PipelineConfig {

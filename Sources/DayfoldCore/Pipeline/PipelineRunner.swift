@@ -30,6 +30,14 @@ public struct PipelineRunner {
         public var rowsRejected: Int
         public var rejectFractionExceeded: Bool
         public var outputDirectory: String
+        /// The manifest's warnings (and the publish's own, if any), for the
+        /// operator's stderr summary and `--strict` (SPEC §10).
+        public var warnings: [String] = []
+        /// Users whose health import failed (the manifest's `failed_imports`).
+        public var failedImports: [String] = []
+        /// Files of the drop that were not read (the manifest's
+        /// `unrecognized_files`); 0 until drop discovery reports them.
+        public var unrecognizedFiles = 0
     }
 
     /// Reads the drop; `retainRows: false` only decides and counts (for `validate`).
@@ -89,22 +97,26 @@ public struct PipelineRunner {
     }
 
     public func run() throws -> Outcome {
+        // The output is checked before the drop is read (SPEC §10): a
+        // refused output costs nothing and changes nothing.
+        let target = try OutputTarget(output: output, drop: input)
         let layout = try DropLayout(root: input)
         let partitions = PipelineRunner.partitionCount(layout, budget: config.maxMemory.flatMap(parseByteSize))
         if partitions > 1 && PartitionRouter.canPartition(layout) {
-            return try runWithPartitions(layout, partitions: partitions)
+            return try runWithPartitions(layout, partitions: partitions, target: target)
         }
-        return try runWhole(layout)
+        return try runWhole(layout, target: target)
     }
 
     /// Under a memory budget smaller than the drop: partition, then merge.
-    private func runWithPartitions(_ layout: DropLayout, partitions: Int) throws -> Outcome {
+    private func runWithPartitions(_ layout: DropLayout, partitions: Int, target: OutputTarget) throws -> Outcome {
         let started = Date()
         let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
         stages.begin("partitioned run (\(partitions) partitions)")
         defer { stages.finish() }
-        let publisher = try OutputPublisher(destination: output)
+        let publisher = try OutputPublisher(target: target)
         let parts: PartitionedParts
+        var publishWarnings: [String] = []
         do {
             parts = try runPartitioned(layout, partitions: partitions, publisher: publisher)
             let timings = [("partitioned run", Date().timeIntervalSince(started))]
@@ -113,17 +125,20 @@ public struct PipelineRunner {
                 outputs: parts.outputs, warnings: parts.warnings,
                 failedImports: parts.failedImports.sorted(by: bytesLess), timings: timings)
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
-            try publisher.publish()
+            publishWarnings = try publisher.publish()
         } catch {
             throw PipelineRunner.writeFailure(error, publisher)
         }
-        return outcome(
+        var outcome = outcome(
             read: parts.accounts.reduce(0) { $0 + $1.rowsRead },
             rejected: parts.accounts.reduce(0) { $0 + $1.rejected },
             publisher: publisher)
+        outcome.warnings = parts.warnings + publishWarnings
+        outcome.failedImports = parts.failedImports.sorted(by: bytesLess)
+        return outcome
     }
 
-    private func runWhole(_ layout: DropLayout) throws -> Outcome {
+    private func runWhole(_ layout: DropLayout, target: OutputTarget) throws -> Outcome {
         var timings: [(String, Double)] = []
         var clock = Date()
         func lap(_ stage: String) {
@@ -151,7 +166,7 @@ public struct PipelineRunner {
         inputDigests.prioritize()
         let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
         defer { stages.finish() }
-        let publisher = try OutputPublisher(destination: output)
+        let publisher = try OutputPublisher(target: target)
         let debugTables = debugTables
         do {
             for folder in ["reports", "rejects", "snapshots"] + (debugTables ? ["debug"] : []) {
@@ -190,6 +205,7 @@ public struct PipelineRunner {
             invalidSchemaRows: drop.invalidSchemaRows, zoneWarnings: result.drop.userZones.warnings)
         lap("compute")
         stages.begin("write")
+        var publishWarnings: [String] = []
         do {
             // Tables are built inside the jobs, so their sorting runs in parallel too.
             let reportTables: [(String, () -> OutputTable)] = [
@@ -262,12 +278,15 @@ public struct PipelineRunner {
                 failedImports: drop.failedImports.sorted(by: bytesLess),
                 timings: timings)
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
-            try publisher.publish()
+            publishWarnings = try publisher.publish()
         } catch {
             throw PipelineRunner.writeFailure(error, publisher)
         }
         if keepMemoryUntilExit { KeptUntilExit.shared.keep((drop, result)) }
-        return outcome(read: drop.rowsRead, rejected: drop.rowsRejected, publisher: publisher)
+        var outcome = outcome(read: drop.rowsRead, rejected: drop.rowsRejected, publisher: publisher)
+        outcome.warnings = warnings + publishWarnings
+        outcome.failedImports = drop.failedImports.sorted(by: bytesLess)
+        return outcome
     }
 
     /// Writes snapshot `name` (and its debug CSV) into the staging directory

@@ -1,18 +1,31 @@
 import Foundation
 
-/// Progress of a long run on stderr, for a person at a terminal: stage,
-/// rows, MB/s and an ETA from the share of input bytes read. One line,
-/// redrawn at most five times a second; nothing at all when disabled.
+/// Progress of a long run on stderr: stage, rows, MB/s and an ETA from the
+/// share of input bytes read. On a terminal, one line redrawn at most five
+/// times a second; elsewhere (`--progress always` into a log) plain lines,
+/// at most one every five seconds besides each stage's start and end, with
+/// no `\r` or escape sequence a log would keep (SPEC §10); nothing at all
+/// when disabled.
 public final class ProgressReporter: @unchecked Sendable {
     private let enabled: Bool
     private let totalBytes: Int64
+    /// Redraw one line (a terminal) rather than append lines (a log).
+    private let redraws: Bool
+    private let write: @Sendable (String) -> Void
     private let started = Date()
     private var lastDraw = Date.distantPast
     private var stage = ""
 
-    public init(enabled: Bool, totalBytes: Int64) {
+    /// `terminal` defaults to whether stderr is one; `write` (stderr by
+    /// default) lets a test see the text.
+    public init(
+        enabled: Bool, totalBytes: Int64, terminal: Bool = isatty(STDERR_FILENO) != 0,
+        write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) {
         self.enabled = enabled
         self.totalBytes = max(totalBytes, 1)
+        self.redraws = terminal
+        self.write = write
     }
 
     public func begin(_ stage: String) {
@@ -37,13 +50,14 @@ public final class ProgressReporter: @unchecked Sendable {
     public func finish() {
         guard enabled else { return }
         draw("done in \(String(format: "%.1f", Date().timeIntervalSince(started))) s", force: true)
-        FileHandle.standardError.write(Data("\n".utf8))
+        if redraws { write("\n") }
     }
 
     private func draw(_ text: String, force: Bool) {
         let now = Date()
-        guard force || now.timeIntervalSince(lastDraw) >= 0.2 else { return }
+        guard force || now.timeIntervalSince(lastDraw) >= (redraws ? 0.2 : 5) else { return }
         lastDraw = now
-        FileHandle.standardError.write(Data("\r\u{1B}[2Kdayfold: \(text)".utf8))
+        let line = redraws ? "\r\u{1B}[2Kdayfold: \(text)" : "dayfold: \(text)\n"
+        write(line)
     }
 }

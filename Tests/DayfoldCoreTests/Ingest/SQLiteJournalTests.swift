@@ -7,9 +7,11 @@ import Testing
     @Test func sqliteJournalIsReadWithRowidsAndRevisions() throws {
         let root = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
+        // The drop beside the output: an output inside the drop is refused (SPEC §10).
+        let drop = root.appendingPathComponent("drop")
         try FileManager.default.createDirectory(
-            at: root.appendingPathComponent("journal"), withIntermediateDirectories: true)
-        let database = root.appendingPathComponent("journal/meals.sqlite").path
+            at: drop.appendingPathComponent("journal"), withIntermediateDirectories: true)
+        let database = drop.appendingPathComponent("journal/meals.sqlite").path
         // Entry e1: revision 1 then a portion edit (revision 2 wins); e2 deleted by
         // its winning revision; row 5 has a cooked_at without an offset (rejected).
         let script = """
@@ -33,7 +35,7 @@ import Testing
         python.waitUntilExit()
         try #require(python.terminationStatus == 0)
 
-        let validate = try DayfoldProcess.run(["validate", root.path, "--as-of", "2026-03-10T00:00:00Z", "--json"])
+        let validate = try DayfoldProcess.run(["validate", drop.path, "--as-of", "2026-03-10T00:00:00Z", "--json"])
         #expect(validate.status == 3, "1 of 5 rows rejected exceeds the default 0.05")
         #expect(
             validate.stdout.contains(
@@ -45,7 +47,7 @@ import Testing
 
         let out = root.appendingPathComponent("out")
         let run = try DayfoldProcess.run([
-            "run", "--input", root.path, "--output", out.path, "--as-of", "2026-03-10T00:00:00Z", "--debug-tables",
+            "run", "--input", drop.path, "--output", out.path, "--as-of", "2026-03-10T00:00:00Z", "--debug-tables",
         ])
         #expect(run.status == 3)
         let days = try ReportComparison.readCSV(out.appendingPathComponent("debug/client_days.csv"))

@@ -65,12 +65,13 @@ import Testing
             let output = work.appendingPathComponent("out-\(seed)")
             try FileManager.default.copyItem(at: baseline, to: output)
             defer { try? FileManager.default.removeItem(at: output) }
-            let before = TreeSnapshot(output)
+            let before = try TreeSnapshot.of(output)
             let ran = try BoundedProcess.run(
                 ["run", "--input", root.path, "--output", output.path, "--as-of", asOf], limit: limit)
             findings += problems(ran, label: "\(label) run")
             if ran.status == 1 || ran.status == 2 {
-                let changed = TreeSnapshot(output).differences(from: before)
+                let after = try TreeSnapshot.of(output)
+                let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
                 if !changed.isEmpty { findings.append("\(label) run exit \(ran.status) changed outputs: \(changed)") }
             } else if ran.status == 0 || ran.status == 3 {
                 let manifest = output.appendingPathComponent("manifest.json")

@@ -67,7 +67,9 @@ import Testing
         #expect(last.status == 0, "\(last.stderr)")
         #expect(try Self.incompleteness(output).isEmpty)
         // Nothing of the killed runs is left beside the output either.
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix(".out.") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: root.path).filter {
+            $0.hasPrefix(".dayfold-out.") || $0.hasPrefix(".out.")
+        }
         #expect(leftovers.isEmpty, "left behind: \(leftovers)")
     }
 }

@@ -47,6 +47,8 @@ enum Usage {
           --progress MODE      auto|always|never: per-stage progress on stderr
                                (auto: only when stderr is a terminal).
           --debug-tables       Also write every snapshot table as CSV under DIR/debug/.
+          --follow-links       Read symbolic links whose target is outside the drop
+                               (by default only links inside it are followed).
           -h, --help           Show this help.
 
         OUTPUTS (in DIR)
@@ -111,6 +113,7 @@ enum Usage {
                                max_reject_fraction from a pipeline file.
           --progress MODE      auto|always|never: progress on stderr (auto: only
                                when stderr is a terminal).
+          --follow-links       Read symbolic links whose target is outside the drop.
           -h, --help           Show this help.
 
         Every file's rows_read = accepted + duplicate + ignored + rejected.

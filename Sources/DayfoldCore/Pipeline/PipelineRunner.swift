@@ -16,6 +16,8 @@ public struct PipelineRunner {
     /// a memory budget, freed memory is also kept in the heap for reuse
     /// (`keepFreedMemory`).
     public var keepMemoryUntilExit = false
+    /// Follow symbolic links whatever their target (`--follow-links`, SPEC §10).
+    public var followLinks = false
 
     public init(config: PipelineConfig, input: String, output: String, asOf: ParsedInstant) {
         self.config = config
@@ -36,9 +38,9 @@ public struct PipelineRunner {
     public static func ingest(
         input: String, config: PipelineConfig, asOf: ParsedInstant, retainRows: Bool = true, showProgress: Bool = false,
         hashInputs: Bool = true, hashWhileReading: Bool = true,
-        clientInputsReady: (@Sendable (IngestedDrop) -> Void)? = nil
+        clientInputsReady: (@Sendable (IngestedDrop) -> Void)? = nil, layoutOptions: DropLayout.Options = .init()
     ) throws -> IngestedDrop {
-        let layout = try DropLayout(root: input)
+        let layout = try DropLayout(root: input, options: layoutOptions)
         let progress = ProgressReporter(enabled: showProgress, totalBytes: showProgress ? layout.totalBytes : 0)
         progress.begin("ingest")
         defer { progress.finish() }
@@ -49,6 +51,7 @@ public struct PipelineRunner {
         options.progress = progress
         options.clientInputsReady = clientInputsReady
         var drop = try DropIngestor(layout: layout, options: options).ingest()
+        drop.unrecognizedFiles = layout.unrecognizedFiles
         // CSV files were hashed as they were read; other files (SQLite, XML) are hashed here.
         for index in drop.accounts.indices where hashInputs && drop.accounts[index].sha256.isEmpty {
             let relative = drop.accounts[index].path
@@ -89,7 +92,7 @@ public struct PipelineRunner {
     }
 
     public func run() throws -> Outcome {
-        let layout = try DropLayout(root: input)
+        let layout = try DropLayout(root: input, options: DropLayout.Options(followLinks: followLinks))
         let partitions = PipelineRunner.partitionCount(layout, budget: config.maxMemory.flatMap(parseByteSize))
         if partitions > 1 && PartitionRouter.canPartition(layout) {
             return try runWithPartitions(layout, partitions: partitions)
@@ -111,7 +114,8 @@ public struct PipelineRunner {
             let manifest = Manifest(
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: parts.accounts,
                 outputs: parts.outputs, warnings: parts.warnings,
-                failedImports: parts.failedImports.sorted(by: bytesLess), timings: timings)
+                failedImports: parts.failedImports.sorted(by: bytesLess), timings: timings,
+                unrecognizedFiles: layout.unrecognizedFiles)
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
             try publisher.publish()
         } catch {
@@ -143,7 +147,8 @@ public struct PipelineRunner {
         var drop = try PipelineRunner.ingest(
             input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false,
             hashWhileReading: false,
-            clientInputsReady: { early.set(FactsStage.clientSide($0, config: config, asOf: asOf)) })
+            clientInputsReady: { early.set(FactsStage.clientSide($0, config: config, asOf: asOf)) },
+            layoutOptions: DropLayout.Options(followLinks: followLinks))
         lap("ingest")
         // From here on the facts and the writing, with the event snapshot
         // beside them, keep both cores busy: left in the idle class, what is
@@ -188,6 +193,7 @@ public struct PipelineRunner {
         result.drop.releaseFactInputs()
         var warnings = PipelineRunner.warnings(
             invalidSchemaRows: drop.invalidSchemaRows, zoneWarnings: result.drop.userZones.warnings)
+        warnings += drop.healthFolderWarnings
         lap("compute")
         stages.begin("write")
         do {
@@ -260,7 +266,7 @@ public struct PipelineRunner {
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: hashedInputs,
                 outputs: outputs, warnings: warnings,
                 failedImports: drop.failedImports.sorted(by: bytesLess),
-                timings: timings)
+                timings: timings, unrecognizedFiles: drop.unrecognizedFiles)
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
             try publisher.publish()
         } catch {

@@ -26,8 +26,9 @@ let package = Package(
         .executableTarget(name: "dayfold", dependencies: ["DayfoldCore"]),
         .testTarget(
             name: "DayfoldCoreTests",
-            // libcsv is the reference the CSV tokenizer is checked against.
-            dependencies: ["DayfoldCore", "CCSV"],
+            // libcsv is the reference the CSV tokenizer is checked against;
+            // libzip writes the Health app's archive for the export.zip tests.
+            dependencies: ["DayfoldCore", "CCSV", "CZip"],
             exclude: ["Fixtures"]
         ),
     ],

@@ -75,7 +75,8 @@ func runCommand(_ argv: [String]) throws -> Int32 {
 }
 
 func validateCommand(_ argv: [String]) throws -> Int32 {
-    let args = try Arguments(argv, valued: ["--as-of", "--pipeline", "--progress"], bare: ["--json", "--follow-links"])
+    let args = try Arguments(
+        argv, valued: ["--as-of", "--pipeline", "--progress"], bare: ["--json", "--follow-links"])
     if args.flags.contains("--help") {
         print(Usage.validate)
         return 0

@@ -162,7 +162,8 @@ public struct DropLayout: Sendable {
     public static func unrecognizedSummary(_ files: [UnrecognizedFile], naming: Int = 3) -> String? {
         guard !files.isEmpty else { return nil }
         let named = files.prefix(naming).map { "\($0.path) (\($0.reason))" }.joined(separator: ", ")
-        let more = files.count > naming ? ", and \(files.count - naming) more (see the manifest's unrecognized_files)" : ""
+        let more =
+            files.count > naming ? ", and \(files.count - naming) more (see the manifest's unrecognized_files)" : ""
         return "dayfold: \(files.count) file\(files.count == 1 ? "" : "s") not read: \(named)\(more)"
     }
 }

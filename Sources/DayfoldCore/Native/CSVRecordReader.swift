@@ -221,7 +221,9 @@ public final class CSVRecordReader {
             let consumed = try buffer.withUnsafeBytes { raw in
                 try tokenizer.scan(raw, from: scanFrom, atEnd: atEnd, into: &tables)
             }
-            try checkRecordLimit(tables, from: recordsBefore, scanned: consumed - scanFrom, pending: buffer.count - consumed, line: tokenizer.line)
+            try checkRecordLimit(
+                tables, from: recordsBefore, scanned: consumed - scanFrom, pending: buffer.count - consumed,
+                line: tokenizer.line)
             // Read on until the buffer has doubled, but not past the limit:
             // the record is scanned once it is known to be too long.
             readUntil = consumed == scanFrom ? min(buffer.count * 2, consumed + recordLimit + 1) : 0
@@ -257,7 +259,8 @@ public final class CSVRecordReader {
         func tooLong(_ line: Int) -> CSVReadError {
             CSVReadError(
                 path: path, line: line, column: 1,
-                detail: "record longer than \(recordLimit >> 20 > 0 ? "\(recordLimit >> 20) MiB" : "\(recordLimit) bytes") "
+                detail:
+                    "record longer than \(recordLimit >> 20 > 0 ? "\(recordLimit >> 20) MiB" : "\(recordLimit) bytes") "
                     + "(a quote never closed, or not a CSV file?); fix: check that the file is the CSV export")
         }
         if pending > recordLimit { throw tooLong(line) }

@@ -58,7 +58,8 @@ public final class GzipByteStream: ByteStream {
                     throw ByteStreamError(kind: .gzip, path: path, detail: "empty file is not a gzip stream")
                 }
                 if insideMember {
-                    throw ByteStreamError(kind: .gzip, path: path, detail: "truncated gzip stream (unexpected end of file)")
+                    throw ByteStreamError(
+                        kind: .gzip, path: path, detail: "truncated gzip stream (unexpected end of file)")
                 }
                 return nil
             }

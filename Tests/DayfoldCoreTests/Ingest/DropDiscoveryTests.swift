@@ -15,7 +15,8 @@ import Testing
     static func sampleDrop(_ name: String = #function) throws -> (root: URL, drop: URL) {
         let root = try TestPaths.temporaryDirectory(name)
         let drop = root.appendingPathComponent("drop")
-        try FileManager.default.copyItem(at: TestPaths.repositoryRoot.appendingPathComponent("SampleData/demo"), to: drop)
+        try FileManager.default.copyItem(
+            at: TestPaths.repositoryRoot.appendingPathComponent("SampleData/demo"), to: drop)
         return (root, drop)
     }
 
@@ -352,7 +353,8 @@ import Testing
         let (result, timedOut) = try Self.run(["validate", drop.path, "--as-of", Self.asOf, "--json"], within: 60)
         #expect(!timedOut)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("dayfold: 3 files not read: health/a.csv (symbolic link loop)"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("dayfold: 3 files not read: health/a.csv (symbolic link loop)"), "\(result.stderr)")
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let listed = try #require(object["unrecognized_files"] as? [[String: String]])

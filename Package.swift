@@ -14,9 +14,11 @@ let package = Package(
         .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CExpat", providers: [.apt(["libexpat1-dev"])]),
         .systemLibrary(name: "CSystem"),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .target(
             name: "DayfoldCore",
-            dependencies: ["CSQLite", "CZstd", "CCrypto", "CExpat", "CSystem"],
+            dependencies: ["CSQLite", "CZstd", "CCrypto", "CExpat", "CSystem", "CZlib", "CZip"],
             // Exclusivity is proven at compile time for this code; the runtime
             // checks cost a thread-local lookup per property access on hot paths.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
@@ -24,8 +26,9 @@ let package = Package(
         .executableTarget(name: "dayfold", dependencies: ["DayfoldCore"]),
         .testTarget(
             name: "DayfoldCoreTests",
-            // libcsv is the reference the CSV tokenizer is checked against.
-            dependencies: ["DayfoldCore", "CCSV"],
+            // libcsv is the reference the CSV tokenizer is checked against;
+            // libzip writes the Health app's archive for the export.zip tests.
+            dependencies: ["DayfoldCore", "CCSV", "CZip"],
             exclude: ["Fixtures"]
         ),
     ],

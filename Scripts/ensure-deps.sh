@@ -2,7 +2,7 @@
 # Installs what dayfold needs and the machine lacks (Debian packages; with
 # --python also the interop checkers duckdb and pyarrow from PyPI).
 set -euo pipefail
-packages=(libsqlite3-dev libcsv-dev libzstd-dev libssl-dev libexpat1-dev zstd)
+packages=(libsqlite3-dev libcsv-dev libzstd-dev libssl-dev libexpat1-dev zlib1g-dev libzip-dev zstd)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -60,6 +60,8 @@ enum Usage {
           --strict             Exit 3 (after publishing) when the run has any warning,
                                failed health import or unread file; warnings are
                                always summarized on stderr.
+          --follow-links       Read symbolic links whose target is outside the drop
+                               (by default only links inside it are followed).
           -h, --help           Show this help.
 
         OUTPUTS (in DIR)
@@ -124,6 +126,7 @@ enum Usage {
                                max_reject_fraction from a pipeline file.
           --progress MODE      auto|always|never: progress on stderr (auto: only
                                when stderr is a terminal).
+          --follow-links       Read symbolic links whose target is outside the drop.
           -h, --help           Show this help.
 
         Every file's rows_read = accepted + duplicate + ignored + rejected.

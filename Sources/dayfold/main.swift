@@ -32,7 +32,7 @@ func progressWanted(_ mode: String?) throws -> Bool {
 func runCommand(_ argv: [String]) throws -> Int32 {
     let args = try Arguments(
         argv, valued: ["--input", "--output", "--as-of", "--max-memory", "--progress"],
-        bare: ["--debug-tables", "--strict"])
+        bare: ["--debug-tables", "--strict", "--follow-links"])
     if args.flags.contains("--help") {
         print(Usage.run)
         return 0
@@ -65,9 +65,12 @@ func runCommand(_ argv: [String]) throws -> Int32 {
     runner.debugTables = args.flags.contains("--debug-tables")
     runner.showProgress = try progressWanted(args.options["--progress"])
     runner.keepMemoryUntilExit = true
-    if config.maxMemory != nil, let layout = try? DropLayout(root: input), !PartitionRouter.canPartition(layout) {
+    runner.followLinks = args.flags.contains("--follow-links")
+    let layout = try? DropLayout(root: input, options: DropLayout.Options(followLinks: runner.followLinks))
+    if config.maxMemory != nil, let layout, !PartitionRouter.canPartition(layout) {
         writeError("dayfold: warning: a SQLite journal cannot be partitioned; max_memory is not applied to this run")
     }
+    if let layout, let line = DropLayout.unrecognizedSummary(layout.unrecognizedFiles) { writeError(line) }
     let outcome = try runner.run()
     print("published \(outcome.outputDirectory) (\(outcome.rowsRead) rows read, \(outcome.rowsRejected) rejected)")
     for line in warningSummary(outcome) { writeError(line) }
@@ -106,7 +109,8 @@ func warningSummary(_ outcome: PipelineRunner.Outcome, shown: Int = 3) -> [Strin
 }
 
 func validateCommand(_ argv: [String]) throws -> Int32 {
-    let args = try Arguments(argv, valued: ["--as-of", "--pipeline", "--progress"], bare: ["--json"])
+    let args = try Arguments(
+        argv, valued: ["--as-of", "--pipeline", "--progress"], bare: ["--json", "--follow-links"])
     if args.flags.contains("--help") {
         print(Usage.validate)
         return 0
@@ -120,7 +124,9 @@ func validateCommand(_ argv: [String]) throws -> Int32 {
     let asOf = try asOfInstant(args.options["--as-of"])
     let drop = try PipelineRunner.ingest(
         input: input, config: config, asOf: asOf, retainRows: false,
-        showProgress: try progressWanted(args.options["--progress"]))
+        showProgress: try progressWanted(args.options["--progress"]),
+        layoutOptions: DropLayout.Options(followLinks: args.flags.contains("--follow-links")))
+    if let line = DropLayout.unrecognizedSummary(drop.unrecognizedFiles) { writeError(line) }
     if args.flags.contains("--json") {
         print(ValidationReport.json(drop))
     } else {

@@ -131,6 +131,7 @@ public final class DropIngestor {
         join(health)
         drop.healthDays = health.side.drop.healthDays
         drop.failedImports = health.side.drop.failedImports
+        drop.healthFolderWarnings = health.side.drop.healthFolderWarnings
         // A task's id is its key in the id table: the table's keys are the ids.
         drop.taskIDs = taskIDs.keys
         options.progress?.reading(bytesDone: layout.totalBytes, rows: drop.rowsRead, force: true)

@@ -29,6 +29,11 @@ public struct IngestedDrop: @unchecked Sendable {
     /// Latest accepted instance zone per client user (the §1.2 fallback).
     public var latestInstanceZone: [String: ZoneID] = [:]
 
+    /// Files of the drop that are not read, with their reason (SPEC §10), from its layout.
+    public var unrecognizedFiles: [DropLayout.UnrecognizedFile] = []
+    /// One warning per `health/<name>/` folder whose name is no `client_user_id` (SPEC §10).
+    public var healthFolderWarnings: [String] = []
+
     /// Zone resolution for users (set once instances are read).
     public var userZones: UserZones
 

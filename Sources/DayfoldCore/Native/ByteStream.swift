@@ -23,7 +23,7 @@ extension ByteStream {
 /// Why a byte stream could not be read whole.
 public struct ByteStreamError: Error, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable {
-        case open, read, zstd
+        case open, read, zstd, gzip, zip
     }
     public var kind: Kind
     public var path: String
@@ -54,13 +54,16 @@ public final class StreamDigest {
     public func hex() -> String { hashing ? hasher.finalizeHex() : "" }
 }
 
-/// Opens `path` for streaming; files ending in `.zst` are decompressed.
+/// Opens `path` for streaming; files ending in `.zst` or `.gz` are decompressed.
 /// With `digest`, the file's bytes are hashed into it as they are read.
 public func openByteStream(path: String, chunkSize: Int = 1 << 20, digest: StreamDigest? = nil) throws -> ByteStream {
     let file = try FileByteStream(path: path, chunkSize: chunkSize)
     file.digest = digest
     if path.hasSuffix(".zst") {
         return try ZstdByteStream(source: file, path: path)
+    }
+    if path.hasSuffix(".gz") {
+        return try GzipByteStream(source: file, path: path)
     }
     return file
 }

@@ -117,9 +117,17 @@ public final class CSVRecordReader {
     /// so that neither of the two becomes the slow one instead.
     var prepareBatch: (@Sendable (CSVRecordBatch) -> Void)?
 
-    public init(stream: ByteStream, path: String) throws {
+    /// The longest record read (SPEC §10): a longer one, or a file that
+    /// never ends a record (a file of NUL bytes, a quote never closed), is an
+    /// unreadable file, reported with the line where the record starts. The
+    /// buffer never holds much more than this, whatever the file's size.
+    public static let defaultRecordLimit = 64 << 20
+    var recordLimit = CSVRecordReader.defaultRecordLimit
+
+    public init(stream: ByteStream, path: String, recordLimit: Int = CSVRecordReader.defaultRecordLimit) throws {
         self.stream = stream
         self.path = path
+        self.recordLimit = recordLimit
     }
 
     /// How many records ahead of `body` the `ahead` hook of `forEachRecord` sees.
@@ -209,10 +217,16 @@ public final class CSVRecordReader {
                 if buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { scanFrom = 3 }
             }
             if !atEnd && buffer.count < readUntil { continue }
+            let recordsBefore = tables.count
             let consumed = try buffer.withUnsafeBytes { raw in
                 try tokenizer.scan(raw, from: scanFrom, atEnd: atEnd, into: &tables)
             }
-            readUntil = consumed == scanFrom ? buffer.count * 2 : 0
+            try checkRecordLimit(
+                tables, from: recordsBefore, scanned: consumed - scanFrom, pending: buffer.count - consumed,
+                line: tokenizer.line)
+            // Read on until the buffer has doubled, but not past the limit:
+            // the record is scanned once it is known to be too long.
+            readUntil = consumed == scanFrom ? min(buffer.count * 2, consumed + recordLimit + 1) : 0
             scanFrom = consumed
             if atEnd || tables.count >= batchRecords || consumed >= batchBytes {
                 guard tables.count > 0 else { continue }
@@ -233,6 +247,26 @@ public final class CSVRecordReader {
                 scanFrom = 0
                 if !emit(batch) { return }
             }
+        }
+    }
+
+    /// Throws when the record still open (`pending` bytes from `line` on)
+    /// or one just completed is longer than `recordLimit`. Completed records
+    /// are looked at only when the scan covered more than the limit.
+    private func checkRecordLimit(
+        _ tables: CSVTokenizer.Tables, from first: Int, scanned: Int, pending: Int, line: Int
+    ) throws {
+        func tooLong(_ line: Int) -> CSVReadError {
+            CSVReadError(
+                path: path, line: line, column: 1,
+                detail:
+                    "record longer than \(recordLimit >> 20 > 0 ? "\(recordLimit >> 20) MiB" : "\(recordLimit) bytes") "
+                    + "(a quote never closed, or not a CSV file?); fix: check that the file is the CSV export")
+        }
+        if pending > recordLimit { throw tooLong(line) }
+        guard scanned > recordLimit else { return }
+        for record in first..<tables.count where tables.rawEnds[record] - tables.rawStarts[record] > recordLimit {
+            throw tooLong(tables.lines[record])
         }
     }
 

@@ -146,6 +146,9 @@ public final class PartitionRouter {
     /// a 1 GB drop): written plain, a spill larger than what the kernel keeps
     /// as dirty pages was throttled to the disk's pace, so a drop twice as
     /// large took more than twice as long to route.
+    /// A `.csv.gz` input's spill is `.csv.gz.zst` (zstd, plain CSV inside),
+    /// a name the partition's layout reads (`DropLayout.Options.isPartition`)
+    /// and that sorts among its neighbours as the original does.
     private func spillName(_ relativePath: String) -> String {
         relativePath.hasSuffix(".zst") ? relativePath : relativePath + ".zst"
     }
@@ -193,6 +196,12 @@ public final class PartitionRouter {
         }
         for (user, file) in layout.healthXML {
             try link(file, into: folders[partition(of: node(user))])
+        }
+        // An unzipped export's other files go with it: its account counts them.
+        for (folder, files) in layout.healthExportParts {
+            let user = folder.split(separator: "/").dropFirst().first.map(String.init) ?? ""
+            guard let owner = nodeOfUser[user] else { continue }
+            for file in files { try link(file, into: folders[partition(of: owner)]) }
         }
         for (kind, files) in kinds {
             for file in files {

@@ -65,14 +65,18 @@ extension PipelineRunner {
         var rejects: [RejectedRecord] = []
         var zoneWarnings: Set<String> = []
         var invalidSchemaRows = 0
+        var healthFolderWarnings: Set<String> = []
         var failedImports: Set<String> = []
         var fields: [String: [ParquetField]] = [:]
         for (index, folder) in folders.enumerated() {
             defer { trimHeap() }
             // Spill files are not hashed: the manifest's digests are the
             // union pass's (and the subjects' and exports', hashed below).
+            var partitionLayout = DropLayout.Options()
+            partitionLayout.isPartition = true
             let drop = try PipelineRunner.ingest(
-                input: folder, config: config, asOf: asOf, hashInputs: false, hashWhileReading: false)
+                input: folder, config: config, asOf: asOf, hashInputs: false, hashWhileReading: false,
+                layoutOptions: partitionLayout)
             // The partition's spill is read: removed now, its pages are
             // dropped before the kernel writes them to disk (left until the
             // end, a large drop's spill and partition tables passed the dirty
@@ -103,6 +107,7 @@ extension PipelineRunner {
                 zoneWarnings.formUnion(warnings)
             }
             invalidSchemaRows += drop.invalidSchemaRows
+            healthFolderWarnings.formUnion(drop.healthFolderWarnings)
             failedImports.formUnion(drop.failedImports)
             debugRSS("partition \(index) computed")
             // The partition's tables are written side by side (they only read
@@ -176,7 +181,8 @@ extension PipelineRunner {
         debugRSS("inputs hashed")
         return PartitionedParts(
             accounts: ordered, rejects: rejects,
-            warnings: PipelineRunner.warnings(invalidSchemaRows: invalidSchemaRows, zoneWarnings: zoneWarnings),
+            warnings: PipelineRunner.warnings(invalidSchemaRows: invalidSchemaRows, zoneWarnings: zoneWarnings)
+                + healthFolderWarnings.sorted(by: bytesLess),
             failedImports: failedImports, outputs: outputs)
     }
 }

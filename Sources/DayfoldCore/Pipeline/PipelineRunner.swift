@@ -16,6 +16,8 @@ public struct PipelineRunner {
     /// a memory budget, freed memory is also kept in the heap for reuse
     /// (`keepFreedMemory`).
     public var keepMemoryUntilExit = false
+    /// Follow symbolic links whatever their target (`--follow-links`, SPEC §10).
+    public var followLinks = false
 
     public init(config: PipelineConfig, input: String, output: String, asOf: ParsedInstant) {
         self.config = config
@@ -36,7 +38,7 @@ public struct PipelineRunner {
         /// Users whose health import failed (the manifest's `failed_imports`).
         public var failedImports: [String] = []
         /// Files of the drop that were not read (the manifest's
-        /// `unrecognized_files`); 0 until drop discovery reports them.
+        /// `unrecognized_files`).
         public var unrecognizedFiles = 0
     }
 
@@ -44,9 +46,9 @@ public struct PipelineRunner {
     public static func ingest(
         input: String, config: PipelineConfig, asOf: ParsedInstant, retainRows: Bool = true, showProgress: Bool = false,
         hashInputs: Bool = true, hashWhileReading: Bool = true,
-        clientInputsReady: (@Sendable (IngestedDrop) -> Void)? = nil
+        clientInputsReady: (@Sendable (IngestedDrop) -> Void)? = nil, layoutOptions: DropLayout.Options = .init()
     ) throws -> IngestedDrop {
-        let layout = try DropLayout(root: input)
+        let layout = try DropLayout(root: input, options: layoutOptions)
         let progress = ProgressReporter(enabled: showProgress, totalBytes: showProgress ? layout.totalBytes : 0)
         progress.begin("ingest")
         defer { progress.finish() }
@@ -57,6 +59,7 @@ public struct PipelineRunner {
         options.progress = progress
         options.clientInputsReady = clientInputsReady
         var drop = try DropIngestor(layout: layout, options: options).ingest()
+        drop.unrecognizedFiles = layout.unrecognizedFiles
         // CSV files were hashed as they were read; other files (SQLite, XML) are hashed here.
         for index in drop.accounts.indices where hashInputs && drop.accounts[index].sha256.isEmpty {
             let relative = drop.accounts[index].path
@@ -100,12 +103,14 @@ public struct PipelineRunner {
         // The output is checked before the drop is read (SPEC §10): a
         // refused output costs nothing and changes nothing.
         let target = try OutputTarget(output: output, drop: input)
-        let layout = try DropLayout(root: input)
+        let layout = try DropLayout(root: input, options: DropLayout.Options(followLinks: followLinks))
         let partitions = PipelineRunner.partitionCount(layout, budget: config.maxMemory.flatMap(parseByteSize))
-        if partitions > 1 && PartitionRouter.canPartition(layout) {
-            return try runWithPartitions(layout, partitions: partitions, target: target)
-        }
-        return try runWhole(layout, target: target)
+        var outcome =
+            partitions > 1 && PartitionRouter.canPartition(layout)
+            ? try runWithPartitions(layout, partitions: partitions, target: target)
+            : try runWhole(layout, target: target)
+        outcome.unrecognizedFiles = layout.unrecognizedFiles.count
+        return outcome
     }
 
     /// Under a memory budget smaller than the drop: partition, then merge.
@@ -123,7 +128,8 @@ public struct PipelineRunner {
             let manifest = Manifest(
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: parts.accounts,
                 outputs: parts.outputs, warnings: parts.warnings,
-                failedImports: parts.failedImports.sorted(by: bytesLess), timings: timings)
+                failedImports: parts.failedImports.sorted(by: bytesLess), timings: timings,
+                unrecognizedFiles: layout.unrecognizedFiles)
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
             publishWarnings = try publisher.publish()
         } catch {
@@ -158,7 +164,8 @@ public struct PipelineRunner {
         var drop = try PipelineRunner.ingest(
             input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false,
             hashWhileReading: false,
-            clientInputsReady: { early.set(FactsStage.clientSide($0, config: config, asOf: asOf)) })
+            clientInputsReady: { early.set(FactsStage.clientSide($0, config: config, asOf: asOf)) },
+            layoutOptions: DropLayout.Options(followLinks: followLinks))
         lap("ingest")
         // From here on the facts and the writing, with the event snapshot
         // beside them, keep both cores busy: left in the idle class, what is
@@ -203,6 +210,7 @@ public struct PipelineRunner {
         result.drop.releaseFactInputs()
         var warnings = PipelineRunner.warnings(
             invalidSchemaRows: drop.invalidSchemaRows, zoneWarnings: result.drop.userZones.warnings)
+        warnings += drop.healthFolderWarnings
         lap("compute")
         stages.begin("write")
         var publishWarnings: [String] = []
@@ -276,7 +284,7 @@ public struct PipelineRunner {
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: hashedInputs,
                 outputs: outputs, warnings: warnings,
                 failedImports: drop.failedImports.sorted(by: bytesLess),
-                timings: timings)
+                timings: timings, unrecognizedFiles: drop.unrecognizedFiles)
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
             publishWarnings = try publisher.publish()
         } catch {

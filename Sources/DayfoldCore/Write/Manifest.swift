@@ -14,6 +14,8 @@ public struct Manifest {
     public var warnings: [String]
     public var failedImports: [String]
     public var timings: [(String, Double)]
+    /// Files of the drop that are not read, with the reason (SPEC §10).
+    public var unrecognizedFiles: [DropLayout.UnrecognizedFile] = []
 
     public func json() -> String {
         var lines: [String] = ["{"]
@@ -44,6 +46,12 @@ public struct Manifest {
         lines.append("  \"outputs\": [\n" + outputLines.joined(separator: ",\n") + "\n  ],")
         lines.append("  \"failed_imports\": [\(failedImports.map(jsonString).joined(separator: ", "))],")
         lines.append("  \"warnings\": [\(warnings.map(jsonString).joined(separator: ", "))],")
+        let unrecognizedLines = unrecognizedFiles.map {
+            "    {\"path\": \(jsonString($0.path)), \"reason\": \(jsonString($0.reason))}"
+        }
+        lines.append(
+            "  \"unrecognized_files\": ["
+                + (unrecognizedLines.isEmpty ? "" : "\n" + unrecognizedLines.joined(separator: ",\n") + "\n  ") + "],")
         let timingLines = timings.map { "\(jsonString($0.0)): \(String(format: "%.3f", $0.1))" }
         lines.append("  \"timings_seconds\": {\(timingLines.joined(separator: ", "))}")
         lines.append("}")

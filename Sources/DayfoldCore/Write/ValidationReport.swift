@@ -10,7 +10,11 @@ public enum ValidationReport {
         let rejects = ReportTables.rejects(drop.rejects).map { row in
             "{\"file\":\(jsonString(row[0] ?? "")),\"line\":\(row[1] ?? "0"),\"kind\":\(jsonString(row[2] ?? "")),\"reason\":\(jsonString(row[3] ?? ""))}"
         }
-        return "{\"files\":[" + files.joined(separator: ",") + "],\"rejects\":[" + rejects.joined(separator: ",") + "]}"
+        let unrecognized = drop.unrecognizedFiles.map {
+            "{\"path\":\(jsonString($0.path)),\"reason\":\(jsonString($0.reason))}"
+        }
+        return "{\"files\":[" + files.joined(separator: ",") + "],\"rejects\":[" + rejects.joined(separator: ",")
+            + "],\"unrecognized_files\":[" + unrecognized.joined(separator: ",") + "]}"
     }
 
     public static func table(_ drop: IngestedDrop) -> String {

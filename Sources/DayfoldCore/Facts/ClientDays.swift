@@ -12,6 +12,20 @@ public struct ClientDay: Sendable {
     public var waterMl: Double?
     public var steps: Double?
     public var bodyMassKg: Double?
+
+    /// The dietary values Progress uses on this day (SPEC §10): each
+    /// nutrient on its own from `requested` when that source has a value,
+    /// else from the other source, else nil; `source` is where energy_kcal
+    /// came from (nil when neither source has it). A day-level choice:
+    /// Progress's window-level choice of one source is a separate rule.
+    public func dietary(preferring requested: ProgressSource) -> (values: Nutrients, source: ProgressSource?) {
+        let (first, second) = requested == .journal ? (journal, health) : (health, journal)
+        var values = Nutrients()
+        for nutrient in 0..<4 { values[nutrient] = first[nutrient] ?? second[nutrient] }
+        let source: ProgressSource? =
+            first[0] != nil ? requested : second[0] != nil ? requested.other : nil
+        return (values, source)
+    }
 }
 
 /// A user's client day table plus the facts Progress needs about them.
@@ -19,6 +33,9 @@ public struct ClientTable: Sendable {
     public var user: String
     public var today: LocalDate
     public var days: [ClientDay]
+    /// The user's requested source for the dietary metrics (preferences.csv
+    /// `progress_source`, LOCAL_JOURNAL by default), taken once per user.
+    public var requestedDietarySource: ProgressSource
 
     func day(_ date: LocalDate) -> ClientDay? {
         guard let first = days.first else { return nil }
@@ -85,10 +102,11 @@ public enum ClientDayBuilder {
         var tables: [ClientTable] = []
         for user in users(drop) where owned?.contains(user) ?? true {
             let today = zones.zones.localDate(zones.zone(user, at: asOf), asOf.instant)
+            let requested = ProgressCalculator.requestedSource(drop, user, .energyKcal)
             let journal = journalByUser[user] ?? []
             let health = drop.healthDays[user] ?? [:]
             guard let first = (journal.map(\.0) + health.keys).min(), first <= today else {
-                tables.append(ClientTable(user: user, today: today, days: []))
+                tables.append(ClientTable(user: user, today: today, days: [], requestedDietarySource: requested))
                 continue
             }
             var days: [ClientDay] = []
@@ -124,7 +142,7 @@ public enum ClientDayBuilder {
                 days[position].steps = aggregate.steps
                 days[position].bodyMassKg = aggregate.bodyMass?.value
             }
-            tables.append(ClientTable(user: user, today: today, days: days))
+            tables.append(ClientTable(user: user, today: today, days: days, requestedDietarySource: requested))
         }
         return tables
     }

@@ -29,7 +29,7 @@ extension DropIngestor {
             let client = row.text(1)
             let coach = row.text(2)
             let workspace = row.text(3)
-            let status = row.choice(4, .relationshipStatus) ?? "ACTIVE"
+            let status = row.choice(4, .relationshipStatus)
             let started = row.date(5)
             let ended = row.date(6)
             guard row.rejectReason == nil, let id, let client else { return }

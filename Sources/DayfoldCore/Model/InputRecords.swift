@@ -55,9 +55,14 @@ public struct Relationship: Sendable {
     public var clientUserID: String
     public var coachUserID: String?
     public var workspaceID: String?
-    public var status: String
+    /// The status as written in relationships.csv; nil when the field is
+    /// empty (outputs carry it as NULL, SPEC §10).
+    public var status: String?
     public var startedOn: LocalDate?
     public var endedOn: LocalDate?
+
+    /// The status the rules go by: an empty status reads as ACTIVE (SPEC §10).
+    public var effectiveStatus: String { status ?? "ACTIVE" }
 }
 
 /// A user's time-zone history row.

@@ -153,7 +153,7 @@ public enum FactsStage {
         var tableByUser: [String: ClientTable] = [:]
         for table in tables { tableByUser[table.user] = table }
         var signals: [RiskSignal] = []
-        for (index, relationship) in drop.relationships.enumerated() where relationship.status != "ENDED" {
+        for (index, relationship) in drop.relationships.enumerated() where relationship.effectiveStatus != "ENDED" {
             let user = relationship.clientUserID
             var intake: IntakeCheck?
             if let table = tableByUser[user] {

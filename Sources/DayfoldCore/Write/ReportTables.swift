@@ -1,5 +1,6 @@
 /// The output tables of SPEC §7, column names and order exactly as the spec
-/// lists them, rows sorted by their keys (SPEC §9 Output form).
+/// lists them (SPEC §10's analyst columns after them), rows sorted by their
+/// keys (SPEC §9 Output form).
 public enum ReportTables {
     /// Relationship indexes in report order (by id bytes).
     static func relationshipOrder(_ result: RunResult) -> [Int] {
@@ -55,8 +56,11 @@ public enum ReportTables {
             field("excluded", .int64), field("info_cards", .int64), field("adherence", .double, nullable: true),
             field("day_state", .string), field("streak_length", .int64),
         ]
+        let details = RelationshipDetailBytes(result.drop)
         // All columns of a row group in one pass over its days.
-        return OutputTable(name: "relationship_days", rowCount: days.count, fields: fields) { range in
+        return OutputTable(
+            name: "relationship_days", rowCount: days.count, fields: fields + relationshipDetailFields + [asOfField]
+        ) { range in
             var relationshipID = ParquetByteColumn()
             var clientID = ParquetByteColumn()
             var timezone = ParquetByteColumn()
@@ -92,6 +96,7 @@ public enum ReportTables {
             }
             return [.utf8(relationshipID), .utf8(clientID), .int32(dates), .utf8(timezone)]
                 + counts[0..<8].map { .int64($0) } + [.double(adherence), .utf8(state), .int64(counts[8])]
+                + details.columns(range.lazy.map { days[$0].relationship }) + [asOfData(result, rows: range.count)]
         }
     }
 
@@ -113,7 +118,7 @@ public enum ReportTables {
                 OutputColumn("adherence_7d", nullable: true, .double { rows[$0].adherence7 }),
                 OutputColumn("adherence_30d", nullable: true, .double { rows[$0].adherence30 }),
                 OutputColumn("adherence_90d", nullable: true, .double { rows[$0].adherence90 }),
-            ])
+            ] + relationshipDetailColumns(result) { rows[$0].relationship } + [asOfColumn(result)])
     }
 
     public static func riskSignals(_ result: RunResult) -> OutputTable {
@@ -133,7 +138,7 @@ public enum ReportTables {
                 OutputColumn("window_to", .date { rows[$0].windowTo }),
                 OutputColumn("evidence", .string { rows[$0].evidence }),
                 OutputColumn("explanation", .string { rows[$0].explanation }),
-            ])
+            ] + relationshipDetailColumns(result) { rows[$0].relationship } + [asOfColumn(result)])
     }
 
     public static func progressRanges(_ result: RunResult) -> OutputTable {
@@ -158,6 +163,7 @@ public enum ReportTables {
                 OutputColumn("target_provenance", nullable: true, .string { rows[$0].targetProvenance }),
                 OutputColumn("percent_of_target", nullable: true, .double { rows[$0].percentOfTarget }),
                 OutputColumn("coverage_label", .string { rows[$0].coverageLabel }),
+                asOfColumn(result),
             ])
     }
 
@@ -179,16 +185,22 @@ public enum ReportTables {
         ]
         // One pass per row: a day holds arrays and a String, and reading it
         // once per column retained them all each time.
-        return OutputTable(name: "client_days", rowCount: rows.count, fields: fields) { range in
+        return OutputTable(name: "client_days", rowCount: rows.count, fields: fields + [asOfField] + dietaryFields) {
+            range in
             var users = ParquetByteColumn()
             var zones = ParquetByteColumn()
             var dates: [Int32?] = []
             var journalEntries: [Int64?] = []
             var healthRecords: [Int64?] = []
-            var amounts = [[Double?]](repeating: [], count: 11)
+            var amounts = [[Double?]](repeating: [], count: 15)
+            var dietarySource = ParquetByteColumn()
+            dietarySource.reserveRows(range.count, bytes: 13 * range.count)
             for row in range {
                 let (table, position) = rows[row]
                 let day = tables[Int(table)].days[Int(position)]
+                let dietary = day.dietary(preferring: tables[Int(table)].requestedDietarySource)
+                for index in 0..<4 { amounts[11 + index].append(dietary.values[index]) }
+                appendSource(dietary.source, to: &dietarySource)
                 users.append(tables[Int(table)].user)
                 dates.append(day.date.days)
                 zones.append(day.timezone)
@@ -203,7 +215,8 @@ public enum ReportTables {
                 amounts[10].append(day.bodyMassKg)
             }
             return [.utf8(users), .int32(dates), .utf8(zones), .int64(journalEntries)]
-                + amounts[0..<4].map { .double($0) } + [.int64(healthRecords)] + amounts[4...].map { .double($0) }
+                + amounts[0..<4].map { .double($0) } + [.int64(healthRecords)] + amounts[4..<11].map { .double($0) }
+                + [asOfData(result, rows: range.count)] + amounts[11...].map { .double($0) } + [.utf8(dietarySource)]
         }
     }
 
@@ -252,11 +265,13 @@ public enum ReportTables {
             field("late", .boolean), field("superseded_version", .boolean),
             field("skip_reason", .string, nullable: true),
         ]
+        let details = RelationshipDetailBytes(drop)
         // Columns are filled in short passes over the row range, each reading
         // one large array at rows in no useful order (outcomes and tasks sit in
         // file order): with little work per iteration the CPU overlaps the
         // cache misses, which dominate this table.
-        return OutputTable(name: "adherence_events", rowCount: rows.count, fields: fields) { range in
+        return OutputTable(name: "adherence_events", rowCount: rows.count, fields: fields + relationshipDetailFields) {
+            range in
             var taskOf: [Int] = []
             var kinds: [OutcomeKind?] = []
             var skipReason = ParquetByteColumn()
@@ -344,7 +359,7 @@ public enum ReportTables {
                 .utf8(eventID), .utf8(taskID), .utf8(relationshipID), .utf8(clientID), .int32(dates), .utf8(taskKind),
                 .utf8(type), .double(kinds.map { $0 == .completed ? 1 : 0 }), .int64(occurred), .boolean(late),
                 .boolean(superseded), .utf8(skipReason),
-            ]
+            ] + details.columns(relationshipOf)
         }
     }
 

@@ -1,0 +1,98 @@
+/// The analyst columns of SPEC §10: each relationship's coach, workspace and
+/// status as written, the run's as-of instant, and the day-by-day dietary
+/// values of the client day table — so a row can be read without joining
+/// back to relationships.csv or the manifest.
+extension ReportTables {
+    /// A relationship's `coach_user_id`, `workspace_id` and
+    /// `relationship_status` as bytes (nil: NULL), one entry per relationship
+    /// index, taken once per table: the large tables append them per row
+    /// without touching a String.
+    struct RelationshipDetailBytes {
+        var coach: [[UInt8]?]
+        var workspace: [[UInt8]?]
+        var status: [[UInt8]?]
+
+        init(_ drop: IngestedDrop) {
+            coach = drop.relationships.map { $0.coachUserID.map { Array($0.utf8) } }
+            workspace = drop.relationships.map { $0.workspaceID.map { Array($0.utf8) } }
+            status = drop.relationships.map { $0.status.map { Array($0.utf8) } }
+        }
+
+        /// The three columns for rows whose relationships are `relationshipOf`, in order.
+        func columns<Rows: Collection<Int>>(_ relationshipOf: Rows) -> [ParquetColumnData] {
+            var coachColumn = ParquetByteColumn()
+            var workspaceColumn = ParquetByteColumn()
+            var statusColumn = ParquetByteColumn()
+            coachColumn.reserveRows(relationshipOf.count, bytes: 36 * relationshipOf.count)
+            workspaceColumn.reserveRows(relationshipOf.count, bytes: 36 * relationshipOf.count)
+            statusColumn.reserveRows(relationshipOf.count, bytes: 6 * relationshipOf.count)
+            for relationship in relationshipOf {
+                coachColumn.append(optional: coach[relationship])
+                workspaceColumn.append(optional: workspace[relationship])
+                statusColumn.append(optional: status[relationship])
+            }
+            return [.utf8(coachColumn), .utf8(workspaceColumn), .utf8(statusColumn)]
+        }
+    }
+
+    /// The Parquet fields of the relationship columns, in the order SPEC §10's
+    /// worked example writes them (after the table's own columns).
+    static let relationshipDetailFields = [
+        field("coach_user_id", .string, nullable: true), field("workspace_id", .string, nullable: true),
+        field("relationship_status", .string, nullable: true),
+    ]
+
+    static let asOfField = field("as_of", .timestampMicros)
+
+    /// The relationship columns of a small table whose row `r` belongs to
+    /// relationship `relationshipOf(r)`, read per row.
+    static func relationshipDetailColumns(
+        _ result: RunResult, _ relationshipOf: @escaping (Int) -> Int
+    ) -> [OutputColumn] {
+        let relationships = result.drop.relationships
+        return [
+            OutputColumn("coach_user_id", nullable: true, .string { relationships[relationshipOf($0)].coachUserID }),
+            OutputColumn("workspace_id", nullable: true, .string { relationships[relationshipOf($0)].workspaceID }),
+            OutputColumn(
+                "relationship_status", nullable: true, .string { relationships[relationshipOf($0)].status }),
+        ]
+    }
+
+    /// The `as_of` column of a small table: the run's as-of instant on every row.
+    static func asOfColumn(_ result: RunResult) -> OutputColumn {
+        let asOf = result.asOf.instant
+        return OutputColumn("as_of", .timestamp { _ in asOf })
+    }
+
+    /// `rows` copies of the run's as-of instant, as a timestamp column.
+    static func asOfData(_ result: RunResult, rows: Int) -> ParquetColumnData {
+        .int64([Int64?](repeating: result.asOf.instant.micros, count: rows))
+    }
+
+    /// The client day table's dietary fields (SPEC §10), after `body_mass_kg`
+    /// and `as_of`.
+    static let dietaryFields = [
+        field("energy_kcal", .double, nullable: true), field("protein_g", .double, nullable: true),
+        field("carbs_g", .double, nullable: true), field("fat_g", .double, nullable: true),
+        field("dietary_source", .string, nullable: true),
+    ]
+
+    /// Appends a `dietary_source` cell: the source's name, or NULL.
+    static func appendSource(_ source: ProgressSource?, to column: inout ParquetByteColumn) {
+        switch source {
+        case .journal: column.append(journalName[...])
+        case .health: column.append(healthName[...])
+        case nil: column.appendNull()
+        }
+    }
+
+    private static let journalName = Array(ProgressSource.journal.rawValue.utf8)
+    private static let healthName = Array(ProgressSource.health.rawValue.utf8)
+}
+
+extension ParquetByteColumn {
+    /// Appends `value`, or NULL when it is nil.
+    mutating func append(optional value: [UInt8]?) {
+        if let value { append(value[...]) } else { appendNull() }
+    }
+}

@@ -16,6 +16,26 @@ struct CSVSource {
     struct Column {
         var name: String
         var required: Bool
+        /// An id (SPEC §10): longer than 256 bytes or holding a control
+        /// character rejects the row (`bad_id:<col>`), before its other values.
+        var isID: Bool
+        /// The header must have it (a header without it gets its stderr
+        /// line): the required columns, and those a kind's reader requires
+        /// itself (health's, required only of rows of a known type).
+        var expected: Bool
+
+        init(name: String, required: Bool) {
+            self.name = name
+            self.required = required
+            isID = Column.isIDName(name)
+            expected = required
+        }
+
+        /// Every `*_id` column, `id`, `card_key`, `source_key`, `idempotency_key`.
+        static func isIDName(_ name: String) -> Bool {
+            name == "id" || name.hasSuffix("_id") || name == "card_key" || name == "source_key"
+                || name == "idempotency_key"
+        }
     }
 
     /// Reads every row; `body` decides it.
@@ -64,6 +84,8 @@ struct CSVSource {
         var fromSpill = false
         var missingRequired: String?
         var indexes: [Int] = []
+        // The kind's id columns the header has (checked on every row).
+        var idColumns: [Int] = []
         // Replaced by the file's row at its first record (the reader passes
         // the same record object for every row).
         var row = CSVRow(record: CSVRecord(), columns: columns, indexes: [])
@@ -92,8 +114,8 @@ struct CSVSource {
                     fromSpill = mapping.fromSpill
                     missingRequired = mapping.missingRequired
                     indexes = mapping.indexes
-                    let known = Set(columns.map(\.name))
-                    account.unknownColumns = mapping.names.filter { !known.contains($0) && !$0.isEmpty }
+                    idColumns = columns.indices.filter { columns[$0].isID && indexes[$0] >= 0 }
+                    mapping.note(in: &account, columns: columns)
                     return
                 }
                 account.rowsRead += 1
@@ -117,6 +139,10 @@ struct CSVSource {
                 // place: building one per record retained and released its
                 // three references, and so did moving it in and out of an optional.
                 if row.record !== record { row = CSVRow(record: record, columns: columns, indexes: indexes) }
+                if !idColumns.isEmpty, let column = row.firstBadID(idColumns) {
+                    reject("bad_id:\(column)")
+                    return
+                }
                 row.rejectReason = nil
                 row.fate = nil
                 try body(&row, preparedValue(batch, index))
@@ -144,6 +170,8 @@ struct CSVSource {
         var fromSpill: Bool
         /// The first required column the header lacks.
         var missingRequired: String?
+        /// The first expected column (`Column.expected`) the header lacks.
+        var missingExpected: String?
 
         init(names header: [String], columns: [Column]) {
             var names = header
@@ -156,6 +184,21 @@ struct CSVSource {
             }
             indexes = columns.map { positions[$0.name] ?? -1 }
             missingRequired = zip(columns, indexes).first { $0.0.required && $0.1 < 0 }?.0.name
+            missingExpected = zip(columns, indexes).first { $0.0.expected && $0.1 < 0 }?.0.name
+        }
+
+        /// Notes on the file's account what its header says (SPEC §1.1,
+        /// §10): its unknown columns, the first expected column it lacks,
+        /// and the unknown columns that look like a misspelt column the
+        /// header lacks (`time_zone` for `timezone`).
+        func note(in account: inout FileAccount, columns: [Column]) {
+            let known = Set(columns.map(\.name))
+            account.unknownColumns = names.filter { !known.contains($0) && !$0.isEmpty }
+            account.missingHeaderColumn = missingExpected
+            let absent = zip(columns, indexes).filter { $0.1 < 0 }.map(\.0.name)
+            account.columnHints = account.unknownColumns.compactMap { unknown in
+                ColumnHint.nearest(to: unknown, among: absent).map { ColumnHint(unknown: unknown, expected: $0) }
+            }
         }
     }
 
@@ -273,9 +316,23 @@ struct CSVRow {
         return record.slice(index)
     }
 
+    /// The first of `columns` (positions in the kind's list, all in the
+    /// header) whose field is not an acceptable id (`IDBytes`), by name.
+    func firstBadID(_ columns: [Int]) -> String? {
+        record.bytes.withUnsafeBufferPointer { buffer in
+            for column in columns {
+                let index = indexes[column]
+                guard index < record.fieldCount else { continue }
+                let field = UnsafeBufferPointer(rebasing: buffer[record.start(index)..<record.end(index)])
+                if !IDBytes.isValid(field) { return self.columns[column].name }
+            }
+            return nil
+        }
+    }
+
     mutating func date(_ column: Int) -> LocalDate? {
         guard let index = present(column) else { return nil }
-        guard let value = LocalDate.parse(record.bytes, field: record.start(index)..<record.end(index)) else {
+        guard let value = LocalDate.parseInput(record.bytes, field: record.start(index)..<record.end(index)) else {
             fail("bad_date:\(columns[column].name)")
             return nil
         }
@@ -284,26 +341,44 @@ struct CSVRow {
 
     mutating func instant(_ column: Int) -> ParsedInstant? {
         guard let index = present(column) else { return nil }
-        guard let value = InstantParser.parse(record.bytes, field: record.start(index)..<record.end(index)) else {
+        guard let value = InstantParser.parseInput(record.bytes, field: record.start(index)..<record.end(index)) else {
             fail("bad_instant:\(columns[column].name)")
             return nil
         }
         return value
     }
 
+    /// A number within SPEC §10's bound (`inputNumberLimit`): beyond it, or
+    /// too large for a Double, the row is rejected `out_of_range:<col>`.
     mutating func number(_ column: Int) -> Double? {
         guard let index = present(column) else { return nil }
-        guard let value = parseDouble(record.bytes, field: record.start(index)..<record.end(index)) else {
-            fail("non_numeric:\(columns[column].name)")
-            return nil
+        let parsed = record.bytes.withUnsafeBufferPointer { buffer in
+            parseInputNumber(UnsafeBufferPointer(rebasing: buffer[record.start(index)..<record.end(index)]), 0,
+                record.end(index) - record.start(index))
         }
-        return value
+        switch parsed {
+        case .value(let value): return value
+        case .outOfRange: fail("out_of_range:\(columns[column].name)")
+        case .nonNumeric: fail("non_numeric:\(columns[column].name)")
+        }
+        return nil
     }
 
+    /// An integer within ±`inputNumberLimit` (beyond it, `out_of_range:<col>`).
     mutating func integer(_ column: Int) -> Int64? {
         guard let index = present(column) else { return nil }
-        guard let value = parseInteger(record.bytes, record.start(index), record.end(index)) else {
-            fail("non_numeric:\(columns[column].name)")
+        let start = record.start(index)
+        let end = record.end(index)
+        guard let value = parseInteger(record.bytes, start, end) else {
+            // Digits too many for `parseInteger` are a number still, just too large.
+            let field = record.bytes[start..<end]
+            let digits = field.first == 0x2B || field.first == 0x2D ? field.dropFirst() : field
+            let isNumber = !digits.isEmpty && digits.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+            fail("\(isNumber ? "out_of_range" : "non_numeric"):\(columns[column].name)")
+            return nil
+        }
+        guard value.magnitude <= Int64(inputNumberLimit) else {
+            fail("out_of_range:\(columns[column].name)")
             return nil
         }
         return value

@@ -72,7 +72,8 @@ extension PipelineRunner {
             // Spill files are not hashed: the manifest's digests are the
             // union pass's (and the subjects' and exports', hashed below).
             let drop = try PipelineRunner.ingest(
-                input: folder, config: config, asOf: asOf, hashInputs: false, hashWhileReading: false)
+                input: folder, config: config, asOf: asOf, hashInputs: false, hashWhileReading: false,
+                reportHeaders: false)
             // The partition's spill is read: removed now, its pages are
             // dropped before the kernel writes them to disk (left until the
             // end, a large drop's spill and partition tables passed the dirty
@@ -176,7 +177,8 @@ extension PipelineRunner {
         debugRSS("inputs hashed")
         return PartitionedParts(
             accounts: ordered, rejects: rejects,
-            warnings: PipelineRunner.warnings(invalidSchemaRows: invalidSchemaRows, zoneWarnings: zoneWarnings),
+            warnings: PipelineRunner.warnings(
+                invalidSchemaRows: invalidSchemaRows, zoneWarnings: zoneWarnings, accounts: ordered),
             failedImports: failedImports, outputs: outputs)
     }
 }

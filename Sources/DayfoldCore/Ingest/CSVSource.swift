@@ -353,7 +353,8 @@ struct CSVRow {
     mutating func number(_ column: Int) -> Double? {
         guard let index = present(column) else { return nil }
         let parsed = record.bytes.withUnsafeBufferPointer { buffer in
-            parseInputNumber(UnsafeBufferPointer(rebasing: buffer[record.start(index)..<record.end(index)]), 0,
+            parseInputNumber(
+                UnsafeBufferPointer(rebasing: buffer[record.start(index)..<record.end(index)]), 0,
                 record.end(index) - record.start(index))
         }
         switch parsed {

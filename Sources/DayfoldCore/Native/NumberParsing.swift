@@ -71,7 +71,8 @@ where Bytes.Index == Int {
 private func parseLongDouble<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ start: Int, _ end: Int) -> Double?
 where Bytes.Index == Int {
     // `Double(String)` also takes "infinity", "nan" and hex: only decimal syntax is a number.
-    guard hasNumberSyntax(bytes, start, end), let text = String(validating: Array(bytes[start..<end]), as: UTF8.self) else { return nil }
+    guard hasNumberSyntax(bytes, start, end), let text = String(validating: Array(bytes[start..<end]), as: UTF8.self)
+    else { return nil }
     guard let value = Double(text), value.isFinite else { return nil }
     return value
 }

@@ -164,9 +164,11 @@ import Testing
 
     /// Numbers beyond ±10¹² (or too large for a Double) are rejected
     /// `out_of_range:<col>` wherever they are read; 10¹² itself is fine.
-    /// So two values of 1.79e308 no longer sum to `inf`, and a CONFIRMED
-    /// target of 1e19 (which trapped the intake signal's sentence) is a
-    /// reject: the run publishes and no output holds `inf` or `nan`.
+    /// So two values of 1.79e308 (today, outside the intake window) no
+    /// longer sum to `inf`, and a CONFIRMED target of 1e19, which trapped
+    /// the intake signal's sentence (`Int(target.rounded())`: 4 days of 500
+    /// kcal are far below 60 % of it), is a reject: the run publishes and
+    /// no output holds `inf` or `nan`.
     @Test func numbersBeyondTenToTheTwelfthAreRejectedAndNothingOverflows() throws {
         let journal = (3...6).map { "j\($0),u1,2026-03-0\($0)T12:00:00Z,1,,500" }.joined(separator: "\n")
         let drop = try HandMadeDrop([
@@ -192,8 +194,8 @@ import Testing
             "journal/j.csv": """
             entry_id,user_id,cooked_at,revision,portion,energy_kcal
             \(journal)
-            j7,u1,2026-03-07T12:00:00Z,1,,1.79e308
-            j8,u1,2026-03-07T13:00:00Z,1,,1.79e308
+            j7,u1,2026-03-10T01:00:00Z,1,,1.79e308
+            j8,u1,2026-03-10T02:00:00Z,1,,1.79e308
             j9,u1,2026-03-07T14:00:00Z,1,1e13,100
             j10,u1,2026-03-07T15:00:00Z,10000000000000,,100
             j11,u1,2026-03-07T16:00:00Z,99999999999999999999,,100

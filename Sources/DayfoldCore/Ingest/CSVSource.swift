@@ -77,6 +77,8 @@ struct CSVSource {
         if let prepare {
             reader.prepareBatch = CSVSource.preparing(columns, prepare)
         }
+        // The preparing thread checks the rows' ids too (see `PreparedRow`).
+        let idsPrepared = prepare != nil
         var header: HeaderMapping?
         // The header's facts each row needs, outside the mapping: reading
         // them from it copied its arrays (a retain each) for every row.
@@ -91,13 +93,16 @@ struct CSVSource {
         var row = CSVRow(record: CSVRecord(), columns: columns, indexes: [])
         // The prepared values of the batch being read (cast once per batch).
         var preparedBatch: CSVRecordBatch?
-        var prepared: [Prepared?] = []
-        func preparedValue(_ batch: CSVRecordBatch, _ index: Int) -> Prepared? {
+        var prepared: [PreparedRow<Prepared>] = []
+        func preparedRow(_ batch: CSVRecordBatch, _ index: Int) -> PreparedRow<Prepared>? {
             if preparedBatch !== batch {
                 preparedBatch = batch
-                prepared = batch.prepared as? [Prepared?] ?? []
+                prepared = batch.prepared as? [PreparedRow<Prepared>] ?? []
             }
             return index < prepared.count ? prepared[index] : nil
+        }
+        func preparedValue(_ batch: CSVRecordBatch, _ index: Int) -> Prepared? {
+            preparedRow(batch, index)?.value
         }
         let peek: ((CSVRecordBatch, Int) -> Void)? = ahead.map { ahead in
             { batch, record in
@@ -139,9 +144,13 @@ struct CSVSource {
                 // place: building one per record retained and released its
                 // three references, and so did moving it in and out of an optional.
                 if row.record !== record { row = CSVRow(record: record, columns: columns, indexes: indexes) }
-                if !idColumns.isEmpty, let column = row.firstBadID(idColumns) {
-                    reject("bad_id:\(column)")
-                    return
+                if !idColumns.isEmpty {
+                    let checked = idsPrepared ? preparedRow(batch, index)?.badID : nil
+                    let bad = checked.map { $0 < 0 ? nil : columns[Int($0)].name } ?? row.firstBadID(idColumns)
+                    if let bad {
+                        reject("bad_id:\(bad)")
+                        return
+                    }
                 }
                 row.rejectReason = nil
                 row.fate = nil
@@ -209,8 +218,9 @@ struct CSVSource {
         _ columns: [Column], _ prepare: @escaping @Sendable (CSVPeek) -> Prepared
     ) -> @Sendable (CSVRecordBatch) -> Void {
         let state = PreparingState()
+        let idColumns = columns.indices.filter { columns[$0].isID }
         return { batch in
-            var values: [Prepared?] = []
+            var values: [PreparedRow<Prepared>] = []
             values.reserveCapacity(batch.count)
             var first = 0
             if state.header == nil, batch.count > 0 {
@@ -218,7 +228,7 @@ struct CSVSource {
                     batch.fieldRange(0, field).map { String(decoding: batch.bytes[$0], as: UTF8.self) } ?? ""
                 }
                 state.header = HeaderMapping(names: names, columns: columns)
-                values.append(nil)
+                values.append(PreparedRow())
                 first = 1
             }
             guard let mapping = state.header, mapping.missingRequired == nil else {
@@ -233,14 +243,38 @@ struct CSVSource {
                 var peek = CSVPeek(batch: batch, base: buffer.baseAddress, record: first, indexes: indexes)
                 for record in first..<batch.count {
                     guard batch.fieldCount(record) == fieldCount else {
-                        values.append(nil)
+                        values.append(PreparedRow())
                         continue
                     }
                     peek.record = record
-                    values.append(prepare(peek))
+                    // A row with a bad id is rejected before its values are looked at.
+                    var badID: Int16 = -1
+                    for column in idColumns {
+                        if let field = peek.field(column), !IDBytes.isValid(field) {
+                            badID = Int16(truncatingIfNeeded: column)
+                            break
+                        }
+                    }
+                    values.append(PreparedRow(value: badID < 0 ? prepare(peek) : nil, badID: badID))
                 }
             }
             batch.prepared = values
+        }
+    }
+
+    /// What the preparing thread leaves for one record: the kind's prepared
+    /// value, and the id check (SPEC §10) done beside the reading thread:
+    /// the kind's column position of the first bad id, -1 for none, nil
+    /// when not checked (the reading thread then checks). Ids are a few
+    /// fields of every row of the largest files, so their scan stays off
+    /// the reading thread where the files have a preparing one.
+    struct PreparedRow<Value: Sendable>: Sendable {
+        var value: Value?
+        var badID: Int16?
+
+        init(value: Value? = nil, badID: Int16? = nil) {
+            self.value = value
+            self.badID = badID
         }
     }
 

@@ -17,6 +17,11 @@ public struct FileAccount: Sendable {
     public var ignored = 0
     public var rejected = 0
     public var unknownColumns: [String] = []
+    /// The first column the kind expects that the file's header lacks
+    /// (SPEC §10: one stderr line says so).
+    public var missingHeaderColumn: String?
+    /// Unknown columns that look like a misspelt expected one (warnings).
+    public var columnHints: [ColumnHint] = []
     /// Set when an Apple Health file could not be read (a failed import).
     public var failed: String?
     /// Set when a file was skipped as not being what its folder holds.
@@ -46,4 +51,42 @@ public struct RejectedRecord: Sendable {
     public var kind: String
     public var reason: String
     public var raw: String
+}
+
+/// An unknown column whose name is within edit distance 2 of a column the
+/// kind expects and the header lacks (SPEC §10: "did you mean timezone?").
+public struct ColumnHint: Sendable, Equatable {
+    public var unknown: String
+    public var expected: String
+
+    /// The closest of `candidates` to `name` (ignoring ASCII case), at most
+    /// 2 edits away and fewer edits than the candidate has characters (so
+    /// `ts` is not taken for `id`); ties go to the first candidate.
+    static func nearest(to name: String, among candidates: [String]) -> String? {
+        let target = Array(name.lowercased().unicodeScalars)
+        var best: (name: String, distance: Int)?
+        for candidate in candidates {
+            let scalars = Array(candidate.lowercased().unicodeScalars)
+            let limit = min(2, scalars.count - 1)
+            guard abs(scalars.count - target.count) <= limit else { continue }
+            let distance = editDistance(target, scalars)
+            if distance <= limit && distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
+        }
+        return best?.name
+    }
+
+    /// Levenshtein distance (insertions, deletions, substitutions).
+    static func editDistance(_ left: [Unicode.Scalar], _ right: [Unicode.Scalar]) -> Int {
+        var previous = Array(0...right.count)
+        var current = previous
+        for (leftIndex, leftScalar) in left.enumerated() {
+            current[0] = leftIndex + 1
+            for (rightIndex, rightScalar) in right.enumerated() {
+                let substitution = previous[rightIndex] + (leftScalar == rightScalar ? 0 : 1)
+                current[rightIndex + 1] = min(substitution, previous[rightIndex + 1] + 1, current[rightIndex] + 1)
+            }
+            swap(&previous, &current)
+        }
+        return previous[right.count]
+    }
 }

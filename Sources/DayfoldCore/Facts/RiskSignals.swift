@@ -84,7 +84,7 @@ public enum RiskSignalCalculator {
                     "{\"prior_days\":\(prior.count),\"prior_mean\":\(roundJSON(priorMean)),\"recent_days\":\(recent.count),\"recent_mean\":\(roundJSON(recentMean))}"
                 add(
                     "ADHERENCE_DROP", severity, lastClosed.adding(days: -34), lastClosed, evidence,
-                    "Adherence over the last 7 days fell \(Int((-drop * 100).rounded())) points below the previous 4 weeks."
+                    "Adherence over the last 7 days fell \(formatNumber((-drop * 100).rounded())) points below the previous 4 weeks."
                 )
             }
         }
@@ -140,7 +140,7 @@ public enum RiskSignalCalculator {
             add(
                 "INTAKE_BELOW_TARGET", "LOW", intake.from, intake.to,
                 "{\"average_kcal\":\(roundJSON(average)),\"days_with_data\":\(intake.daysWithData),\"source\":\(jsonString(intake.source)),\"target_kcal\":\(roundJSON(target))}",
-                "Ate about \(Int(average.rounded())) kcal a day over \(intake.daysWithData) logged days, under 60% of the confirmed \(Int(target.rounded())) kcal target."
+                "Ate about \(formatNumber(average.rounded())) kcal a day over \(intake.daysWithData) logged days, under 60% of the confirmed \(formatNumber(target.rounded())) kcal target."
             )
         }
         return out.sorted { $0.signal < $1.signal }

@@ -16,6 +16,26 @@ struct CSVSource {
     struct Column {
         var name: String
         var required: Bool
+        /// An id (SPEC §10): longer than 256 bytes or holding a control
+        /// character rejects the row (`bad_id:<col>`), before its other values.
+        var isID: Bool
+        /// The header must have it (a header without it gets its stderr
+        /// line): the required columns, and those a kind's reader requires
+        /// itself (health's, required only of rows of a known type).
+        var expected: Bool
+
+        init(name: String, required: Bool) {
+            self.name = name
+            self.required = required
+            isID = Column.isIDName(name)
+            expected = required
+        }
+
+        /// Every `*_id` column, `id`, `card_key`, `source_key`, `idempotency_key`.
+        static func isIDName(_ name: String) -> Bool {
+            name == "id" || name.hasSuffix("_id") || name == "card_key" || name == "source_key"
+                || name == "idempotency_key"
+        }
     }
 
     /// Reads every row; `body` decides it.
@@ -57,6 +77,8 @@ struct CSVSource {
         if let prepare {
             reader.prepareBatch = CSVSource.preparing(columns, prepare)
         }
+        // The preparing thread checks the rows' ids too (see `PreparedRow`).
+        let idsPrepared = prepare != nil
         var header: HeaderMapping?
         // The header's facts each row needs, outside the mapping: reading
         // them from it copied its arrays (a retain each) for every row.
@@ -64,18 +86,23 @@ struct CSVSource {
         var fromSpill = false
         var missingRequired: String?
         var indexes: [Int] = []
+        // The kind's id columns the header has (checked on every row).
+        var idColumns: [Int] = []
         // Replaced by the file's row at its first record (the reader passes
         // the same record object for every row).
         var row = CSVRow(record: CSVRecord(), columns: columns, indexes: [])
         // The prepared values of the batch being read (cast once per batch).
         var preparedBatch: CSVRecordBatch?
-        var prepared: [Prepared?] = []
-        func preparedValue(_ batch: CSVRecordBatch, _ index: Int) -> Prepared? {
+        var prepared: [PreparedRow<Prepared>] = []
+        func preparedRow(_ batch: CSVRecordBatch, _ index: Int) -> PreparedRow<Prepared>? {
             if preparedBatch !== batch {
                 preparedBatch = batch
-                prepared = batch.prepared as? [Prepared?] ?? []
+                prepared = batch.prepared as? [PreparedRow<Prepared>] ?? []
             }
             return index < prepared.count ? prepared[index] : nil
+        }
+        func preparedValue(_ batch: CSVRecordBatch, _ index: Int) -> Prepared? {
+            preparedRow(batch, index)?.value
         }
         let peek: ((CSVRecordBatch, Int) -> Void)? = ahead.map { ahead in
             { batch, record in
@@ -92,8 +119,8 @@ struct CSVSource {
                     fromSpill = mapping.fromSpill
                     missingRequired = mapping.missingRequired
                     indexes = mapping.indexes
-                    let known = Set(columns.map(\.name))
-                    account.unknownColumns = mapping.names.filter { !known.contains($0) && !$0.isEmpty }
+                    idColumns = columns.indices.filter { columns[$0].isID && indexes[$0] >= 0 }
+                    mapping.note(in: &account, columns: columns)
                     return
                 }
                 account.rowsRead += 1
@@ -117,6 +144,14 @@ struct CSVSource {
                 // place: building one per record retained and released its
                 // three references, and so did moving it in and out of an optional.
                 if row.record !== record { row = CSVRow(record: record, columns: columns, indexes: indexes) }
+                if !idColumns.isEmpty {
+                    let checked = idsPrepared ? preparedRow(batch, index)?.badID : nil
+                    let bad = checked.map { $0 < 0 ? nil : columns[Int($0)].name } ?? row.firstBadID(idColumns)
+                    if let bad {
+                        reject("bad_id:\(bad)")
+                        return
+                    }
+                }
                 row.rejectReason = nil
                 row.fate = nil
                 try body(&row, preparedValue(batch, index))
@@ -144,6 +179,8 @@ struct CSVSource {
         var fromSpill: Bool
         /// The first required column the header lacks.
         var missingRequired: String?
+        /// The first expected column (`Column.expected`) the header lacks.
+        var missingExpected: String?
 
         init(names header: [String], columns: [Column]) {
             var names = header
@@ -156,6 +193,21 @@ struct CSVSource {
             }
             indexes = columns.map { positions[$0.name] ?? -1 }
             missingRequired = zip(columns, indexes).first { $0.0.required && $0.1 < 0 }?.0.name
+            missingExpected = zip(columns, indexes).first { $0.0.expected && $0.1 < 0 }?.0.name
+        }
+
+        /// Notes on the file's account what its header says (SPEC §1.1,
+        /// §10): its unknown columns, the first expected column it lacks,
+        /// and the unknown columns that look like a misspelt column the
+        /// header lacks (`time_zone` for `timezone`).
+        func note(in account: inout FileAccount, columns: [Column]) {
+            let known = Set(columns.map(\.name))
+            account.unknownColumns = names.filter { !known.contains($0) && !$0.isEmpty }
+            account.missingHeaderColumn = missingExpected
+            let absent = zip(columns, indexes).filter { $0.1 < 0 }.map(\.0.name)
+            account.columnHints = account.unknownColumns.compactMap { unknown in
+                ColumnHint.nearest(to: unknown, among: absent).map { ColumnHint(unknown: unknown, expected: $0) }
+            }
         }
     }
 
@@ -166,8 +218,9 @@ struct CSVSource {
         _ columns: [Column], _ prepare: @escaping @Sendable (CSVPeek) -> Prepared
     ) -> @Sendable (CSVRecordBatch) -> Void {
         let state = PreparingState()
+        let idColumns = columns.indices.filter { columns[$0].isID }
         return { batch in
-            var values: [Prepared?] = []
+            var values: [PreparedRow<Prepared>] = []
             values.reserveCapacity(batch.count)
             var first = 0
             if state.header == nil, batch.count > 0 {
@@ -175,7 +228,7 @@ struct CSVSource {
                     batch.fieldRange(0, field).map { String(decoding: batch.bytes[$0], as: UTF8.self) } ?? ""
                 }
                 state.header = HeaderMapping(names: names, columns: columns)
-                values.append(nil)
+                values.append(PreparedRow())
                 first = 1
             }
             guard let mapping = state.header, mapping.missingRequired == nil else {
@@ -190,14 +243,38 @@ struct CSVSource {
                 var peek = CSVPeek(batch: batch, base: buffer.baseAddress, record: first, indexes: indexes)
                 for record in first..<batch.count {
                     guard batch.fieldCount(record) == fieldCount else {
-                        values.append(nil)
+                        values.append(PreparedRow())
                         continue
                     }
                     peek.record = record
-                    values.append(prepare(peek))
+                    // A row with a bad id is rejected before its values are looked at.
+                    var badID: Int16 = -1
+                    for column in idColumns {
+                        if let field = peek.field(column), !IDBytes.isValid(field) {
+                            badID = Int16(truncatingIfNeeded: column)
+                            break
+                        }
+                    }
+                    values.append(PreparedRow(value: badID < 0 ? prepare(peek) : nil, badID: badID))
                 }
             }
             batch.prepared = values
+        }
+    }
+
+    /// What the preparing thread leaves for one record: the kind's prepared
+    /// value, and the id check (SPEC §10) done beside the reading thread:
+    /// the kind's column position of the first bad id, -1 for none, nil
+    /// when not checked (the reading thread then checks). Ids are a few
+    /// fields of every row of the largest files, so their scan stays off
+    /// the reading thread where the files have a preparing one.
+    struct PreparedRow<Value: Sendable>: Sendable {
+        var value: Value?
+        var badID: Int16?
+
+        init(value: Value? = nil, badID: Int16? = nil) {
+            self.value = value
+            self.badID = badID
         }
     }
 
@@ -273,9 +350,23 @@ struct CSVRow {
         return record.slice(index)
     }
 
+    /// The first of `columns` (positions in the kind's list, all in the
+    /// header) whose field is not an acceptable id (`IDBytes`), by name.
+    func firstBadID(_ columns: [Int]) -> String? {
+        record.bytes.withUnsafeBufferPointer { buffer in
+            for column in columns {
+                let index = indexes[column]
+                guard index < record.fieldCount else { continue }
+                let field = UnsafeBufferPointer(rebasing: buffer[record.start(index)..<record.end(index)])
+                if !IDBytes.isValid(field) { return self.columns[column].name }
+            }
+            return nil
+        }
+    }
+
     mutating func date(_ column: Int) -> LocalDate? {
         guard let index = present(column) else { return nil }
-        guard let value = LocalDate.parse(record.bytes, field: record.start(index)..<record.end(index)) else {
+        guard let value = LocalDate.parseInput(record.bytes, field: record.start(index)..<record.end(index)) else {
             fail("bad_date:\(columns[column].name)")
             return nil
         }
@@ -284,26 +375,45 @@ struct CSVRow {
 
     mutating func instant(_ column: Int) -> ParsedInstant? {
         guard let index = present(column) else { return nil }
-        guard let value = InstantParser.parse(record.bytes, field: record.start(index)..<record.end(index)) else {
+        guard let value = InstantParser.parseInput(record.bytes, field: record.start(index)..<record.end(index)) else {
             fail("bad_instant:\(columns[column].name)")
             return nil
         }
         return value
     }
 
+    /// A number within SPEC §10's bound (`inputNumberLimit`): beyond it, or
+    /// too large for a Double, the row is rejected `out_of_range:<col>`.
     mutating func number(_ column: Int) -> Double? {
         guard let index = present(column) else { return nil }
-        guard let value = parseDouble(record.bytes, field: record.start(index)..<record.end(index)) else {
-            fail("non_numeric:\(columns[column].name)")
-            return nil
+        let parsed = record.bytes.withUnsafeBufferPointer { buffer in
+            parseInputNumber(
+                UnsafeBufferPointer(rebasing: buffer[record.start(index)..<record.end(index)]), 0,
+                record.end(index) - record.start(index))
         }
-        return value
+        switch parsed {
+        case .value(let value): return value
+        case .outOfRange: fail("out_of_range:\(columns[column].name)")
+        case .nonNumeric: fail("non_numeric:\(columns[column].name)")
+        }
+        return nil
     }
 
+    /// An integer within ±`inputNumberLimit` (beyond it, `out_of_range:<col>`).
     mutating func integer(_ column: Int) -> Int64? {
         guard let index = present(column) else { return nil }
-        guard let value = parseInteger(record.bytes, record.start(index), record.end(index)) else {
-            fail("non_numeric:\(columns[column].name)")
+        let start = record.start(index)
+        let end = record.end(index)
+        guard let value = parseInteger(record.bytes, start, end) else {
+            // Digits too many for `parseInteger` are a number still, just too large.
+            let field = record.bytes[start..<end]
+            let digits = field.first == 0x2B || field.first == 0x2D ? field.dropFirst() : field
+            let isNumber = !digits.isEmpty && digits.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+            fail("\(isNumber ? "out_of_range" : "non_numeric"):\(columns[column].name)")
+            return nil
+        }
+        guard value.magnitude <= Int64(inputNumberLimit) else {
+            fail("out_of_range:\(columns[column].name)")
             return nil
         }
         return value

@@ -21,8 +21,9 @@ extension DropIngestor {
     }
 
     /// Decides a health row: its fate and, when rejected, the reason.
-    /// Order: unknown type → missing value → bad instant → unknown unit →
-    /// non-numeric → after as-of → self-source → exact duplicate → accepted.
+    /// Order: unknown type → missing value → bad id → bad instant → unknown
+    /// unit → non-numeric → out of range → after as-of → self-source →
+    /// exact duplicate → accepted.
     /// Returns the fingerprint it claimed when accepted (taken back if the import fails).
     func decideHealth(_ row: HealthRow) -> (fate: RowFate, reason: String?, claimed: UInt64?) {
         switch judgeHealth(row) {
@@ -58,23 +59,35 @@ extension DropIngestor {
         guard let valueBytes = row.value else { return .rejected("missing_column:value") }
         guard let unitBytes = row.unit else { return .rejected("missing_column:unit") }
         guard let startBytes = row.start else { return .rejected("missing_column:start") }
-        guard let start = InstantParser.parse(startBytes, 0, startBytes.count) else {
+        guard IDBytes.isValid(userBytes) else { return .rejected("bad_id:user_id") }
+        if let bundleBytes = row.bundleID, !IDBytes.isValid(bundleBytes) {
+            return .rejected("bad_id:source_bundle_id")
+        }
+        guard let start = InstantParser.parseInput(startBytes, 0, startBytes.count) else {
             return .rejected("bad_instant:start")
         }
         var end: Instant?
         if let endBytes = row.end {
-            guard let parsed = InstantParser.parse(endBytes, 0, endBytes.count) else {
+            guard let parsed = InstantParser.parseInput(endBytes, 0, endBytes.count) else {
                 return .rejected("bad_instant:end")
             }
             end = parsed.instant
         }
         let unitIndex = health.units.intern(unitBytes)
         let unit = health.units[unitIndex]
-        let raw = parseDouble(valueBytes, 0, valueBytes.count)
-        guard let normalized = HealthTypes.normalize(raw ?? 0, unit: unit, metric: metric) else {
+        let number = parseInputNumber(valueBytes, 0, valueBytes.count)
+        guard HealthTypes.normalize(0, unit: unit, metric: metric) != nil else {
             return .rejected("unknown_unit:\(unit)/\(String(decoding: type, as: UTF8.self))")
         }
-        guard let raw else { return .rejected("non_numeric:value") }
+        let raw: Double
+        switch number {
+        case .value(let value): raw = value
+        case .nonNumeric: return .rejected("non_numeric:value")
+        case .outOfRange: return .rejected("out_of_range:value")
+        }
+        guard let normalized = HealthTypes.normalize(raw, unit: unit, metric: metric) else {
+            return .rejected("unknown_unit:\(unit)/\(String(decoding: type, as: UTF8.self))")
+        }
         if isAfterAsOf(start.instant) { return .ignored }
         let bundle = row.bundleID.map { health.sources.intern($0) } ?? -1
         let name = row.sourceName.map { health.sources.intern($0) } ?? -1
@@ -163,11 +176,19 @@ extension DropIngestor {
     }
 
     func readHealthCSV() throws {
+        let required = ["user_id", "type", "value", "unit", "start"]
+        // Every column optional to the generic reader: a row of an unknown
+        // type is ignored whatever it lacks or holds (ids included), so
+        // `judgeHealth` checks them itself, in health's order (SPEC §9).
         let spec = columns([
             ("user_id", false), ("type", false), ("value", false), ("unit", false), ("start", false), ("end", false),
             ("source_name", false), ("source_bundle_id", false), ("device", false),
-        ])
-        let required = ["user_id", "type", "value", "unit", "start"]
+        ]).map { column in
+            var column = column
+            column.isID = false
+            column.expected = required.contains(column.name)
+            return column
+        }
         if options.retainRows { health.pending.reserveCapacity(roomForRows(layout.healthCSV, shortestRow: 120)) }
         health.seen.reserve(expectedRows(layout.healthCSV, bytesPerRow: 200))
         // Candidates wait in short runs before their duplicate check: the

@@ -237,10 +237,10 @@ struct InstanceFields: Sendable {
             var fields = InstanceFields()
             fields.idHash = row.field(0).map(ByteKeyTable.hash)
             fields.relationship = row.relationship(1, in: relationships)
-            fields.date = row.field(2).flatMap { LocalDate.parse($0, 0, $0.count) }
+            fields.date = row.field(2).flatMap { LocalDate.parseInput($0, 0, $0.count) }
             fields.status = row.field(6).flatMap(TaskStatus.named)
             fields.instantsValid = instantColumns.allSatisfy { column in
-                row.field(column).map { InstantParser.parse($0, 0, $0.count) != nil } ?? true
+                row.field(column).map { InstantParser.parseInput($0, 0, $0.count) != nil } ?? true
             }
             if let relationship = fields.relationship, let date = fields.date, let kind = row.field(4),
                 let sourceKey = row.field(5)

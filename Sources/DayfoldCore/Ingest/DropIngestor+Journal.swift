@@ -83,8 +83,9 @@ extension DropIngestor {
         do {
             let database = try SQLiteDatabase(path: file.absolutePath)
             let names = try database.columnNames(table: "journal_entries")
-            let known = Set(columnSpec.map(\.name))
-            drop.accounts[account].unknownColumns = names.filter { !known.contains($0) }
+            CSVSource.HeaderMapping(names: names, columns: columnSpec).note(
+                in: &drop.accounts[account], columns: columnSpec)
+            let idColumns = columnSpec.indices.filter { columnSpec[$0].isID }
             let missing = columnSpec.first { $0.required && !names.contains($0.name) }?.name
             let selected = columnSpec.map { names.contains($0.name) ? "\"\($0.name)\"" : "NULL" }
             let query = "SELECT rowid, " + selected.joined(separator: ", ") + " FROM journal_entries ORDER BY rowid"
@@ -101,7 +102,13 @@ extension DropIngestor {
                 }
                 record.setRaw("{" + json.joined(separator: ",") + "}")
                 var row = CSVRow(record: record, columns: columnSpec, indexes: Array(0..<columnSpec.count))
-                if let missing { row.fail("missing_column:\(missing)") } else { try handle(&row, account) }
+                if let missing {
+                    row.fail("missing_column:\(missing)")
+                } else if let column = row.firstBadID(idColumns) {
+                    row.fail("bad_id:\(column)")
+                } else {
+                    try handle(&row, account)
+                }
                 if let reason = row.rejectReason {
                     reject(file.relativePath, record.line, "journal", reason, record.raw, account: account)
                 } else if let fate = row.fate {
@@ -116,7 +123,9 @@ extension DropIngestor {
     }
 }
 
-/// A JSON string literal (for `raw` of SQLite rows).
+/// A JSON string literal (for `raw` of SQLite rows, the manifest, evidence).
+/// Every control character (C0, DEL, C1) and the line separators U+2028/9
+/// are written as `\uXXXX` (hex), so no raw control byte reaches a file.
 func jsonString(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
@@ -127,8 +136,10 @@ func jsonString(_ text: String) -> String {
         case "\r": out += "\\r"
         case "\t": out += "\\t"
         default:
-            if scalar.value < 0x20 {
-                out += "\\u" + pad(Int(scalar.value), 4)
+            let value = scalar.value
+            if value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029 {
+                let hex = String(value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             } else {
                 out.unicodeScalars.append(scalar)
             }

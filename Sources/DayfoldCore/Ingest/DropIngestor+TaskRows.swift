@@ -232,10 +232,10 @@ struct TaskRowFields: Sendable {
             if let relationship = fields.relationship, let operation = row.field(4) {
                 fields.retryKey = TaskRowDeduplicator.retryKey(relationship, row.field(3), operation)
             }
-            fields.instant = row.field(6).flatMap { InstantParser.parse($0, 0, $0.count) }
+            fields.instant = row.field(6).flatMap { InstantParser.parseInput($0, 0, $0.count) }
             if let statusColumn { fields.status = row.field(statusColumn).flatMap(TaskStatus.named) }
             if let numberColumn, let value = row.field(numberColumn) {
-                fields.numberValid = parseDouble(value, 0, value.count) != nil
+                if case .value = parseInputNumber(value, 0, value.count) { fields.numberValid = true }
             }
             return fields
         }

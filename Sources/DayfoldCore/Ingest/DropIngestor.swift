@@ -223,6 +223,8 @@ public final class DropIngestor {
         drop.accounts[account].duplicate += fileAccount.duplicate
         drop.accounts[account].ignored += fileAccount.ignored
         drop.accounts[account].unknownColumns = fileAccount.unknownColumns
+        drop.accounts[account].missingHeaderColumn = fileAccount.missingHeaderColumn
+        drop.accounts[account].columnHints = fileAccount.columnHints
         drop.accounts[account].sha256 = fileAccount.sha256
         drop.rejects += rejects
     }

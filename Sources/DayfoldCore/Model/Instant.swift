@@ -122,6 +122,24 @@ enum InstantParser {
             instant: Instant(micros: (local - Int64(offset)) * 1_000_000 + fraction), offsetSeconds: offset)
     }
 
+    /// The instants an input may hold (SPEC §10): from 1970-01-01T00:00Z up
+    /// to, not including, 2200-01-01T00:00Z (the UTC dates of
+    /// `LocalDate.inputRange`), whatever offset they were written with.
+    static let inputRange = Instant(micros: 0)..<Instant(seconds: 84_006 * 86_400)
+
+    /// `parse` for an input field: nil also for an instant outside `inputRange`.
+    static func parseInput<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ start: Int, _ end: Int)
+        -> ParsedInstant? where Bytes.Index == Int
+    {
+        guard let parsed = parse(bytes, start, end), inputRange.contains(parsed.instant) else { return nil }
+        return parsed
+    }
+
+    /// `parseInput` of `bytes[field]`.
+    static func parseInput(_ bytes: [UInt8], field: Range<Int>) -> ParsedInstant? {
+        bytes.withUnsafeBufferPointer { parseInput(UnsafeBufferPointer(rebasing: $0[field]), 0, field.count) }
+    }
+
     /// Parses a whole slice. (Through its buffer: indexing the slice checked
     /// its bounds on each of some thirty reads; every read of the parser is
     /// guarded by `start`/`end` or by `digits`, which checks the buffer's own.)

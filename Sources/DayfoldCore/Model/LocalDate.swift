@@ -66,6 +66,24 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return LocalDate(year: year, month: month, day: day)
     }
 
+    /// The dates an input may hold (SPEC §10): 1970-01-01 … 2199-12-31. A
+    /// date beyond them is a typo or hostile (`0000-01-01` as `started_on`
+    /// made a 740 000-day table); tables dense between two dates stay small.
+    static let inputRange = LocalDate(days: 0)...LocalDate(days: 84_005)
+
+    /// `parse` for an input field: nil also for a date outside `inputRange`.
+    static func parseInput<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ start: Int, _ end: Int)
+        -> LocalDate? where Bytes.Index == Int
+    {
+        guard let date = parse(bytes, start, end), inputRange.contains(date) else { return nil }
+        return date
+    }
+
+    /// `parseInput` of `bytes[field]`.
+    static func parseInput(_ bytes: [UInt8], field: Range<Int>) -> LocalDate? {
+        bytes.withUnsafeBufferPointer { parseInput(UnsafeBufferPointer(rebasing: $0[field]), 0, field.count) }
+    }
+
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28

@@ -12,4 +12,11 @@ enum ByteWords {
     /// High bit set in each byte of `word` that is zero; exact for the lowest
     /// one, and nonzero exactly when some byte is zero.
     @inline(__always) static func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
+
+    /// High bit set in each byte of `word` below `limit` (at most 0x80);
+    /// nonzero exactly when some byte is below it. (A byte ≥ 0x80 never
+    /// counts: `~word` clears its high bit.)
+    @inline(__always) static func below(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+        (word &- repeated(limit)) & ~word & highs
+    }
 }

@@ -70,7 +70,9 @@ where Bytes.Index == Int {
 
 private func parseLongDouble<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ start: Int, _ end: Int) -> Double?
 where Bytes.Index == Int {
-    guard let text = String(validating: Array(bytes[start..<end]), as: UTF8.self) else { return nil }
+    // `Double(String)` also takes "infinity", "nan" and hex: only decimal syntax is a number.
+    guard hasNumberSyntax(bytes, start, end), let text = String(validating: Array(bytes[start..<end]), as: UTF8.self)
+    else { return nil }
     guard let value = Double(text), value.isFinite else { return nil }
     return value
 }
@@ -103,4 +105,91 @@ func parseDouble(_ slice: ArraySlice<UInt8>) -> Double? {
 /// Parses `bytes[field]` as a finite decimal number.
 func parseDouble(_ bytes: [UInt8], field: Range<Int>) -> Double? {
     bytes.withUnsafeBufferPointer { parseDouble(UnsafeBufferPointer(rebasing: $0[field]), 0, field.count) }
+}
+
+/// The largest magnitude an input number may have (SPEC §10): a sum of
+/// millions of such values stays far from overflow, and every conversion
+/// to an integer (a kcal count in a sentence) fits.
+let inputNumberLimit = 1e12
+
+/// An input field read as a number under SPEC §10's bound.
+enum InputNumber {
+    case value(Double)
+    /// Decimal syntax, but not finite as a Double or beyond `inputNumberLimit`.
+    case outOfRange
+    case nonNumeric
+}
+
+/// `parseDouble` with the bound: a value beyond ±`inputNumberLimit`, or a
+/// decimal too large for a Double (`1e400`), is `outOfRange`.
+func parseInputNumber<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ start: Int, _ end: Int) -> InputNumber
+where Bytes.Index == Int {
+    if let value = parseDouble(bytes, start, end) {
+        return value.magnitude <= inputNumberLimit ? .value(value) : .outOfRange
+    }
+    return hasNumberSyntax(bytes, start, end) ? .outOfRange : .nonNumeric
+}
+
+/// Whether `bytes[start..<end]` is written as `parseDouble` reads a number:
+/// `[+-]` digits with an optional point (digits on at least one side) and
+/// an optional exponent `e`/`E` `[+-]` digits. (Only asked on the cold path:
+/// a field `parseDouble` refused.)
+func hasNumberSyntax<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ start: Int, _ end: Int) -> Bool
+where Bytes.Index == Int {
+    var index = start
+    if index < end && (bytes[index] == 0x2B || bytes[index] == 0x2D) { index += 1 }
+    var digits = 0
+    while index < end, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+        digits += 1
+        index += 1
+    }
+    if index < end && bytes[index] == 0x2E {
+        index += 1
+        while index < end, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+            digits += 1
+            index += 1
+        }
+    }
+    guard digits > 0 else { return false }
+    if index < end && (bytes[index] == 0x65 || bytes[index] == 0x45) {
+        index += 1
+        if index < end && (bytes[index] == 0x2B || bytes[index] == 0x2D) { index += 1 }
+        var exponentDigits = 0
+        while index < end, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+            exponentDigits += 1
+            index += 1
+        }
+        guard exponentDigits > 0 else { return false }
+    }
+    return index == end
+}
+
+/// The CSV-injection guard's number test (SPEC §10): a plain decimal
+/// `-?digits[.digits][e±digits]` and nothing else, so a cell such as
+/// `-0x1p3`, `+inf` or `-nan` (numbers to `Double()`) still gets its `'`.
+/// A byte scan with no String and no allocation (every report cell that
+/// starts with `-` is asked).
+func isPlainDecimal(_ text: some Collection<UInt8>) -> Bool {
+    var iterator = text.makeIterator()
+    var byte = iterator.next()
+    if byte == 0x2D { byte = iterator.next() }
+    func digitRun() -> Int {
+        var count = 0
+        while let current = byte, current >= 0x30, current <= 0x39 {
+            count += 1
+            byte = iterator.next()
+        }
+        return count
+    }
+    guard digitRun() > 0 else { return false }
+    if byte == 0x2E {
+        byte = iterator.next()
+        guard digitRun() > 0 else { return false }
+    }
+    if byte == 0x65 || byte == 0x45 {
+        byte = iterator.next()
+        if byte == 0x2B || byte == 0x2D { byte = iterator.next() }
+        guard digitRun() > 0 else { return false }
+    }
+    return byte == nil
 }

@@ -79,8 +79,10 @@ public struct PipelineConfig: Sendable {
         }
         if let windows = json["progress_windows"] {
             guard let list = windows as? [NSNumber], !list.isEmpty,
-                list.allSatisfy({ $0.doubleValue >= 1 && $0.doubleValue == $0.doubleValue.rounded() })
-            else { throw bad("\"progress_windows\" must be a list of whole numbers of days ≥ 1") }
+                list.allSatisfy({
+                    $0.doubleValue >= 1 && $0.doubleValue <= 100_000 && $0.doubleValue == $0.doubleValue.rounded()
+                })
+            else { throw bad("\"progress_windows\" must be a list of whole numbers of days from 1 to 100000") }
             config.progressWindows = list.map(\.intValue)
         }
         if let targets = json["default_targets"] {
@@ -122,7 +124,8 @@ public func parseByteSize(_ text: String) -> Int64? {
         digitsText.removeLast()
     }
     guard let value = Int64(digitsText), value > 0 else { return nil }
-    return value * scale
+    let (bytes, overflow) = value.multipliedReportingOverflow(by: scale)
+    return overflow ? nil : bytes
 }
 
 /// Parses an `--as-of` instant (same forms as the drop's instants).

@@ -76,7 +76,7 @@ extension PipelineRunner {
             partitionLayout.isPartition = true
             let drop = try PipelineRunner.ingest(
                 input: folder, config: config, asOf: asOf, hashInputs: false, hashWhileReading: false,
-                layoutOptions: partitionLayout)
+                reportHeaders: false, layoutOptions: partitionLayout)
             // The partition's spill is read: removed now, its pages are
             // dropped before the kernel writes them to disk (left until the
             // end, a large drop's spill and partition tables passed the dirty
@@ -181,7 +181,8 @@ extension PipelineRunner {
         debugRSS("inputs hashed")
         return PartitionedParts(
             accounts: ordered, rejects: rejects,
-            warnings: PipelineRunner.warnings(invalidSchemaRows: invalidSchemaRows, zoneWarnings: zoneWarnings)
+            warnings: PipelineRunner.warnings(
+                invalidSchemaRows: invalidSchemaRows, zoneWarnings: zoneWarnings, accounts: ordered)
                 + healthFolderWarnings.sorted(by: bytesLess),
             failedImports: failedImports, outputs: outputs)
     }

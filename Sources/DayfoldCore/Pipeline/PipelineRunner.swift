@@ -43,15 +43,22 @@ public struct PipelineRunner {
     }
 
     /// Reads the drop; `retainRows: false` only decides and counts (for `validate`).
+    /// `reportHeaders`: the headers' notices go to stderr once it is read
+    /// (`HeaderNotices`; a partition's reading leaves them to the whole run).
     public static func ingest(
         input: String, config: PipelineConfig, asOf: ParsedInstant, retainRows: Bool = true, showProgress: Bool = false,
-        hashInputs: Bool = true, hashWhileReading: Bool = true,
+        hashInputs: Bool = true, hashWhileReading: Bool = true, reportHeaders: Bool = true,
         clientInputsReady: (@Sendable (IngestedDrop) -> Void)? = nil, layoutOptions: DropLayout.Options = .init()
     ) throws -> IngestedDrop {
         let layout = try DropLayout(root: input, options: layoutOptions)
         let progress = ProgressReporter(enabled: showProgress, totalBytes: showProgress ? layout.totalBytes : 0)
         progress.begin("ingest")
-        defer { progress.finish() }
+        // Written once the progress line is done (a notice must not land in its middle).
+        var noticeAccounts: [FileAccount]?
+        defer {
+            progress.finish()
+            if let noticeAccounts { HeaderNotices.report(noticeAccounts) }
+        }
         var options = IngestOptions(
             asOf: asOf.instant, selfSources: Set(config.selfSources), defaultTimezone: config.defaultTimezone)
         options.retainRows = retainRows
@@ -60,6 +67,7 @@ public struct PipelineRunner {
         options.clientInputsReady = clientInputsReady
         var drop = try DropIngestor(layout: layout, options: options).ingest()
         drop.unrecognizedFiles = layout.unrecognizedFiles
+        if reportHeaders { noticeAccounts = drop.accounts }
         // CSV files were hashed as they were read; other files (SQLite, XML) are hashed here.
         for index in drop.accounts.indices where hashInputs && drop.accounts[index].sha256.isEmpty {
             let relative = drop.accounts[index].path
@@ -94,9 +102,9 @@ public struct PipelineRunner {
     }
 
     /// The manifest's warnings, in a fixed order.
-    static func warnings(invalidSchemaRows: Int, zoneWarnings: Set<String>) -> [String] {
+    static func warnings(invalidSchemaRows: Int, zoneWarnings: Set<String>, accounts: [FileAccount] = []) -> [String] {
         (invalidSchemaRows > 0 ? ["invalid JSON in action_schema read as {}: \(invalidSchemaRows) rows"] : [])
-            + zoneWarnings.sorted()
+            + zoneWarnings.sorted() + HeaderNotices.warnings(accounts)
     }
 
     public func run() throws -> Outcome {
@@ -124,6 +132,7 @@ public struct PipelineRunner {
         var publishWarnings: [String] = []
         do {
             parts = try runPartitioned(layout, partitions: partitions, publisher: publisher)
+            HeaderNotices.report(parts.accounts)
             let timings = [("partitioned run", Date().timeIntervalSince(started))]
             let manifest = Manifest(
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: parts.accounts,
@@ -209,7 +218,8 @@ public struct PipelineRunner {
         drop.releaseFactInputs()
         result.drop.releaseFactInputs()
         var warnings = PipelineRunner.warnings(
-            invalidSchemaRows: drop.invalidSchemaRows, zoneWarnings: result.drop.userZones.warnings)
+            invalidSchemaRows: drop.invalidSchemaRows, zoneWarnings: result.drop.userZones.warnings,
+            accounts: drop.accounts)
         warnings += drop.healthFolderWarnings
         lap("compute")
         stages.begin("write")

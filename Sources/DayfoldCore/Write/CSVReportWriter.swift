@@ -133,7 +133,7 @@ public final class CSVReportWriter {
 
     static func escape(_ cell: String, into output: inout [UInt8], guardFormulas: Bool = true) {
         var text = cell
-        if guardFormulas, let first = text.utf8.first, mayBeFormula(first), Double(text) == nil {
+        if guardFormulas, let first = text.utf8.first, mayBeFormula(first), !isPlainDecimal(text.utf8) {
             text = "'" + text
         }
         text.withUTF8 { quote($0, into: &output) }

@@ -33,7 +33,8 @@ public struct Manifest {
             ]
             if !account.unknownColumns.isEmpty {
                 fields.append(
-                    "\"unknown_columns\": [\(account.unknownColumns.map(jsonString).joined(separator: ", "))]")
+                    "\"unknown_columns\": [\(account.unknownColumns.map { jsonString(Manifest.echoed($0)) }.joined(separator: ", "))]"
+                )
             }
             if let failed = account.failed { fields.append("\"failed\": \(jsonString(failed))") }
             if let skipped = account.skipped { fields.append("\"skipped\": \(jsonString(skipped))") }
@@ -56,5 +57,26 @@ public struct Manifest {
         lines.append("  \"timings_seconds\": {\(timingLines.joined(separator: ", "))}")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The longest name echoed from an input, in bytes (SPEC §10).
+    public static let echoLimit = 64
+
+    /// A name taken from an input (an unknown column, an unread file) as
+    /// the manifest may echo it: cut to `echoLimit` bytes at a character
+    /// boundary, so a file's first line cannot be copied out through it.
+    /// Control characters are escaped by `jsonString` as the manifest is
+    /// written (`\u001B`), never written raw.
+    public static func echoed(_ name: String) -> String {
+        guard name.utf8.count > echoLimit else { return name }
+        var cut = ""
+        var bytes = 0
+        for scalar in name.unicodeScalars {
+            let width = UTF8.width(scalar)
+            guard bytes + width <= echoLimit else { break }
+            cut.unicodeScalars.append(scalar)
+            bytes += width
+        }
+        return cut
     }
 }

@@ -113,4 +113,20 @@ import Testing
         threeDays.daysWithData = 3
         #expect(signal(threeDays) == nil)
     }
+
+    /// The intake sentence writes its kcal without an integer conversion:
+    /// `Int(target.rounded())` trapped for a target of 9.3e18 or more (ingest
+    /// now rejects such a target, but the rule must not trap on any double).
+    @Test func intakeSentenceWritesHugeNumbersWithoutTrapping() {
+        let check = IntakeCheck(
+            from: Self.today.adding(days: -7), to: Self.today.adding(days: -1), daysWithData: 4, average: 1e18,
+            target: 1e19, confirmed: true, source: "LOCAL_JOURNAL")
+        let signal = RiskSignalCalculator.signals(
+            SignalInputs(
+                relationship: 0, today: Self.today, days: [], checkIns: [], skips: [], activeDays: [], intake: check)
+        ).first
+        #expect(
+            signal?.explanation
+                == "Ate about 1e+18 kcal a day over 4 logged days, under 60% of the confirmed 1e+19 kcal target.")
+    }
 }

@@ -20,7 +20,7 @@ import Testing
     @Test(arguments: [
         ("=HYPERLINK(\"x\")", #""'=HYPERLINK(""x"")""#), ("+1+2", "'+1+2"), ("-abc", "'-abc"),
         ("@SUM(A1)", "'@SUM(A1)"),
-        ("\tx", "'\tx"), ("-5", "-5"), ("+3.5", "+3.5"), ("-1e-05", "-1e-05"), ("plain", "plain"),
+        ("\tx", "'\tx"), ("-5", "-5"), ("+3.5", "'+3.5"), ("-1e-05", "-1e-05"), ("plain", "plain"),
     ])
     func formulaLikeCellsGetALeadingQuote(cell: String, expected: String) throws {
         #expect(try Self.written([cell]) == expected)

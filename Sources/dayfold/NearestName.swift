@@ -1,3 +1,5 @@
+import DayfoldCore
+
 /// "Did you mean …?" for a mistyped command or option (SPEC §10): the
 /// known name nearest to what was typed, when it is near enough to be the
 /// likely intent (edit distance ≤ 2, or the typed text begins it).
@@ -7,7 +9,7 @@ enum NearestName {
         let typedBytes = Array(typed.utf8)
         var best: (name: String, distance: Int)?
         for candidate in candidates.sorted() {
-            let distance = editDistance(typedBytes, Array(candidate.utf8))
+            let distance = EditDistance.between(typedBytes, Array(candidate.utf8))
             if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }
         guard let best else { return nil }
@@ -16,22 +18,5 @@ enum NearestName {
         let stem = typed.drop { $0 == "-" }
         let started = candidates.filter { $0.hasPrefix(typed) }
         return stem.count >= 2 && started.count == 1 ? started.first : nil
-    }
-
-    /// Levenshtein distance between two byte strings (insert, delete, substitute).
-    static func editDistance(_ lhs: [UInt8], _ rhs: [UInt8]) -> Int {
-        guard !lhs.isEmpty else { return rhs.count }
-        guard !rhs.isEmpty else { return lhs.count }
-        var previous = Array(0...rhs.count)
-        var current = [Int](repeating: 0, count: rhs.count + 1)
-        for (lhsIndex, lhsByte) in lhs.enumerated() {
-            current[0] = lhsIndex + 1
-            for (rhsIndex, rhsByte) in rhs.enumerated() {
-                let substitution = previous[rhsIndex] + (lhsByte == rhsByte ? 0 : 1)
-                current[rhsIndex + 1] = min(substitution, previous[rhsIndex + 1] + 1, current[rhsIndex] + 1)
-            }
-            swap(&previous, &current)
-        }
-        return previous[rhs.count]
     }
 }

@@ -69,24 +69,9 @@ public struct ColumnHint: Sendable, Equatable {
             let scalars = Array(candidate.lowercased().unicodeScalars)
             let limit = min(2, scalars.count - 1)
             guard abs(scalars.count - target.count) <= limit else { continue }
-            let distance = editDistance(target, scalars)
+            let distance = EditDistance.between(target, scalars)
             if distance <= limit && distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }
         return best?.name
-    }
-
-    /// Levenshtein distance (insertions, deletions, substitutions).
-    static func editDistance(_ left: [Unicode.Scalar], _ right: [Unicode.Scalar]) -> Int {
-        var previous = Array(0...right.count)
-        var current = previous
-        for (leftIndex, leftScalar) in left.enumerated() {
-            current[0] = leftIndex + 1
-            for (rightIndex, rightScalar) in right.enumerated() {
-                let substitution = previous[rightIndex] + (leftScalar == rightScalar ? 0 : 1)
-                current[rightIndex + 1] = min(substitution, previous[rightIndex + 1] + 1, current[rightIndex] + 1)
-            }
-            swap(&previous, &current)
-        }
-        return previous[right.count]
     }
 }

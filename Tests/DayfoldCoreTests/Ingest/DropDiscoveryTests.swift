@@ -22,44 +22,8 @@ import Testing
 
     /// Runs `dayfold` and kills it after `seconds` (a hang fails the test, never the suite).
     static func run(_ arguments: [String], within seconds: Double = 120) throws -> (DayfoldProcess, timedOut: Bool) {
-        let process = Process()
-        process.executableURL = TestPaths.binary
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let timedOut = TimedOut()
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-            if process.isRunning {
-                timedOut.set()
-                process.terminate()
-            }
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            DayfoldProcess(
-                status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                stderr: String(decoding: errData, as: UTF8.self)), timedOut.value
-        )
-    }
-
-    final class TimedOut: @unchecked Sendable {
-        private let lock = NSLock()
-        private var flag = false
-        func set() {
-            lock.lock()
-            flag = true
-            lock.unlock()
-        }
-        var value: Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            return flag
-        }
+        let result = try BoundedProcess.run(arguments, limit: seconds)
+        return (DayfoldProcess(status: result.status, stdout: result.stdout, stderr: result.stderr), result.timedOut)
     }
 
     static func runDrop(_ drop: URL, _ output: URL, _ extra: [String] = []) throws -> DayfoldProcess {

@@ -29,24 +29,36 @@ import Testing
             ["run", "--input", Self.seedDrop.path, "--output", baseline.path, "--as-of", Self.asOf], limit: Self.limit)
         try #require([0, 3].contains(published.status), "the seed drop must publish: \(published.stderr)")
         let seeds = (0..<UInt64(Self.drops)).map { Self.firstSeed + $0 }
-        let findings = try await withThrowingTaskGroup(of: [String].self) { group in
+        let (findings, exits) = try await withThrowingTaskGroup(of: Checked.self) { group in
             var findings: [String] = []
+            var exits: [String: Int] = [:]
             var next = seeds.makeIterator()
             // Two at a time: one per core.
             for _ in 0..<2 {
                 if let seed = next.next() { group.addTask { try Self.check(seed: seed, in: work, baseline: baseline) } }
             }
-            while let found = try await group.next() {
-                findings += found
+            while let checked = try await group.next() {
+                findings += checked.findings
+                for exit in checked.exits { exits[exit, default: 0] += 1 }
                 if let seed = next.next() { group.addTask { try Self.check(seed: seed, in: work, baseline: baseline) } }
             }
-            return findings
+            return (findings, exits)
         }
+        // The spread of exit codes shows the mutations reach every outcome.
+        print(
+            "fuzz: \(Self.drops) drops from seed \(Self.firstSeed): \(exits.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+        )
         #expect(findings.isEmpty, "\(findings.count) findings:\n\(findings.prefix(40).joined(separator: "\n"))")
     }
 
-    /// Mutates a copy of the seed drop with `seed` and checks it; returns what went wrong.
-    static func check(seed: UInt64, in work: URL, baseline: URL) throws -> [String] {
+    /// What one mutated drop gave: the problems found, and each command's exit code.
+    struct Checked: Sendable {
+        var findings: [String]
+        var exits: [String]
+    }
+
+    /// Mutates a copy of the seed drop with `seed` and checks it.
+    static func check(seed: UInt64, in work: URL, baseline: URL) throws -> Checked {
         let root = work.appendingPathComponent("drop-\(seed)")
         try FileManager.default.copyItem(at: seedDrop, to: root)
         defer { try? FileManager.default.removeItem(at: root) }
@@ -57,6 +69,7 @@ import Testing
         var findings: [String] = []
         let validated = try BoundedProcess.run(
             ["validate", root.path, "--as-of", asOf, "--json"], limit: limit)
+        var exits = ["validate exit \(validated.status)"]
         findings += problems(validated, label: "\(label) validate")
         if validated.status == 0 || validated.status == 3 {
             findings += accountingProblems(json: validated.stdout).map { "\(label) validate: \($0)" }
@@ -68,6 +81,7 @@ import Testing
             let before = try TreeSnapshot.of(output)
             let ran = try BoundedProcess.run(
                 ["run", "--input", root.path, "--output", output.path, "--as-of", asOf], limit: limit)
+            exits.append("run exit \(ran.status)")
             findings += problems(ran, label: "\(label) run")
             if ran.status == 1 || ran.status == 2 {
                 let after = try TreeSnapshot.of(output)
@@ -82,7 +96,7 @@ import Testing
                 .filter { $0.hasPrefix(".dayfold-") && $0.contains("out-\(seed).") }
             if !leftovers.isEmpty { findings.append("\(label) run left \(leftovers)") }
         }
-        return findings
+        return Checked(findings: findings, exits: exits)
     }
 
     /// A process that hung, crashed or exited with a code SPEC §7 does not

@@ -6,20 +6,16 @@ import CZlib
 /// the other, as `gzip -d` does. A stream that ends inside a member, or bytes
 /// that are not gzip, fail with zlib's own message.
 public final class GzipByteStream: ByteStream {
-    private let source: ByteStream
+    private var input: CompressedInput
     private let path: String
     /// Allocated once so that zlib may keep pointers into it between calls.
     private let stream: UnsafeMutablePointer<z_stream>
-    private var input: [UInt8] = []
-    private var inputPosition = 0
-    private var sourceDone = false
     /// True between a member's header and its end (bytes owed).
     private var insideMember = false
-    private var sawInput = false
     private let outputSize = 128 << 10
 
     init(source: ByteStream, path: String) throws {
-        self.source = source
+        input = CompressedInput(source: source)
         self.path = path
         stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
@@ -44,17 +40,8 @@ public final class GzipByteStream: ByteStream {
     public func nextChunk() throws -> [UInt8]? {
         var output = [UInt8](repeating: 0, count: outputSize)
         while true {
-            if inputPosition >= input.count && !sourceDone {
-                if let chunk = try source.nextChunk() {
-                    input = chunk
-                    inputPosition = 0
-                    sawInput = sawInput || !chunk.isEmpty
-                } else {
-                    sourceDone = true
-                }
-            }
-            if inputPosition >= input.count && sourceDone {
-                if !sawInput {
+            guard try input.refill() else {
+                if !input.sawInput {
                     throw ByteStreamError(kind: .gzip, path: path, detail: "empty file is not a gzip stream")
                 }
                 if insideMember {
@@ -69,11 +56,13 @@ public final class GzipByteStream: ByteStream {
                 guard code == Z_OK else { throw failure(code, "inflateReset") }
                 insideMember = true
             }
-            let (code, consumed, produced) = input.withUnsafeMutableBytes { inBytes in
+            let position = input.position
+            let (code, consumed, produced) = input.bytes.withUnsafeBytes { inBytes in
                 output.withUnsafeMutableBytes { outBytes in
-                    let available = inBytes.count - inputPosition
+                    let available = inBytes.count - position
+                    // zlib's `next_in` is not const but it never writes through it.
                     stream.pointee.next_in = inBytes.baseAddress.map {
-                        $0.advanced(by: inputPosition).assumingMemoryBound(to: Bytef.self)
+                        UnsafeMutablePointer(mutating: $0.advanced(by: position).assumingMemoryBound(to: Bytef.self))
                     }
                     stream.pointee.avail_in = uInt(available)
                     stream.pointee.next_out = outBytes.baseAddress?.assumingMemoryBound(to: Bytef.self)
@@ -86,7 +75,7 @@ public final class GzipByteStream: ByteStream {
                     return (code, consumed, produced)
                 }
             }
-            inputPosition += consumed
+            input.position += consumed
             switch code {
             case Z_OK:
                 break

@@ -134,7 +134,8 @@ enum FileDigests {
                 guard file.map(at: file.position - file.position % Int(getpagesize())) else { return nil }
             }
             guard let base = file.window?.baseAddress else { return nil }
-            return hasher.finishHex(tail: UnsafeRawBufferPointer(start: base + (file.position - file.windowStart), count: rest))
+            return hasher.finishHex(
+                tail: UnsafeRawBufferPointer(start: base + (file.position - file.windowStart), count: rest))
         }
     }
 }

@@ -163,12 +163,15 @@ struct TaskRowDeduplicator {
     var retries = FingerprintSet()
 
     static func idKey(_ id: ArraySlice<UInt8>) -> UInt64 {
-        id.withUnsafeBufferPointer(idKey)
-    }
-
-    static func idKey(_ id: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var key = Fingerprint()
         key.combine(id)
+        return key.value
+    }
+
+    /// As `idKey(_:)`, for field `column` of a row being prepared.
+    static func idKey(_ row: CSVPeek, _ column: Int) -> UInt64 {
+        var key = Fingerprint()
+        row.combine(column, into: &key)
         return key.value
     }
 
@@ -179,19 +182,20 @@ struct TaskRowDeduplicator {
     static func retryKey(_ relationship: Int, _ device: ArraySlice<UInt8>?, _ operation: ArraySlice<UInt8>)
         -> UInt64
     {
-        operation.withUnsafeBufferPointer { operation in
-            guard let device else { return retryKey(relationship, nil, operation) }
-            return device.withUnsafeBufferPointer { retryKey(relationship, $0, operation) }
-        }
-    }
-
-    static func retryKey(
-        _ relationship: Int, _ device: UnsafeBufferPointer<UInt8>?, _ operation: UnsafeBufferPointer<UInt8>
-    ) -> UInt64 {
         var key = Fingerprint()
         key.combine(Int64(relationship))
         key.combine(device)
         key.combine(operation)
+        return key.value
+    }
+
+    /// As `retryKey(_:_:_:)`, for the device and operation columns of a row
+    /// being prepared (the operation is not NULL).
+    static func retryKey(_ relationship: Int, _ row: CSVPeek, device: Int, operation: Int) -> UInt64 {
+        var key = Fingerprint()
+        key.combine(Int64(relationship))
+        row.combine(device, into: &key)
+        row.combine(operation, into: &key)
         return key.value
     }
 
@@ -226,17 +230,15 @@ struct TaskRowFields: Sendable {
             // Fields read in place (`CSVPeek.field`): a slice of the batch's
             // buffer retained and released it, several times a row.
             var fields = TaskRowFields()
-            fields.taskHash = row.field(1).map(ByteKeyTable.hash)
+            fields.taskHash = row.hash(1)
             fields.relationship = row.relationship(2, in: relationships)
-            fields.idKey = row.field(0).map(TaskRowDeduplicator.idKey)
-            if let relationship = fields.relationship, let operation = row.field(4) {
-                fields.retryKey = TaskRowDeduplicator.retryKey(relationship, row.field(3), operation)
+            fields.idKey = row.field(0) == nil ? nil : TaskRowDeduplicator.idKey(row, 0)
+            if let relationship = fields.relationship, row.field(4) != nil {
+                fields.retryKey = TaskRowDeduplicator.retryKey(relationship, row, device: 3, operation: 4)
             }
-            fields.instant = row.field(6).flatMap { InstantParser.parseInput($0, 0, $0.count) }
-            if let statusColumn { fields.status = row.field(statusColumn).flatMap(TaskStatus.named) }
-            if let numberColumn, let value = row.field(numberColumn) {
-                if case .value = parseInputNumber(value, 0, value.count) { fields.numberValid = true }
-            }
+            fields.instant = row.instant(6)
+            if let statusColumn { fields.status = row.status(statusColumn) }
+            if let numberColumn, case .value = row.number(numberColumn) { fields.numberValid = true }
             return fields
         }
     }

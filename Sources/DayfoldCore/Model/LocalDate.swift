@@ -47,16 +47,6 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self = date
     }
 
-    /// Parses a whole slice (through its buffer, as `InstantParser.parse(_:)`).
-    static func parse(_ slice: ArraySlice<UInt8>) -> LocalDate? {
-        slice.withUnsafeBufferPointer { parse($0, 0, $0.count) }
-    }
-
-    /// Parses `bytes[field]`.
-    static func parse(_ bytes: [UInt8], field: Range<Int>) -> LocalDate? {
-        bytes.withUnsafeBufferPointer { parse(UnsafeBufferPointer(rebasing: $0[field]), 0, field.count) }
-    }
-
     static func parse<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ start: Int, _ end: Int) -> LocalDate?
     where Bytes.Index == Int {
         guard end - start == 10, bytes[start + 4] == 0x2D, bytes[start + 7] == 0x2D,
@@ -77,11 +67,6 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     {
         guard let date = parse(bytes, start, end), inputRange.contains(date) else { return nil }
         return date
-    }
-
-    /// `parseInput` of `bytes[field]`.
-    static func parseInput(_ bytes: [UInt8], field: Range<Int>) -> LocalDate? {
-        bytes.withUnsafeBufferPointer { parseInput(UnsafeBufferPointer(rebasing: $0[field]), 0, field.count) }
     }
 
     static func daysIn(month: Int, year: Int) -> Int {

@@ -324,8 +324,8 @@ final class IDPairBuckets {
 
     func add(_ key: UInt64, _ group: Int32) throws {
         let bucket = Int((key >> 40) % UInt64(handles.count))
-        withUnsafeBytes(of: key.littleEndian) { buffers[bucket].append(contentsOf: $0) }
-        withUnsafeBytes(of: group.littleEndian) { buffers[bucket].append(contentsOf: $0) }
+        buffers[bucket].appendLittleEndian(key)
+        buffers[bucket].appendLittleEndian(group)
         if buffers[bucket].count >= 1 << 16 {
             try handles[bucket].write(contentsOf: buffers[bucket])
             buffers[bucket].removeAll(keepingCapacity: true)
@@ -339,18 +339,7 @@ final class IDPairBuckets {
             buffers[index] = []
             try handle.seek(toOffset: 0)
             let data = try handle.readToEnd() ?? Data()
-            var pairs: [(UInt64, Int32)] = []
-            pairs.reserveCapacity(data.count / 12)
-            data.withUnsafeBytes { raw in
-                var offset = 0
-                while offset + 12 <= raw.count {
-                    let key = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                    let group = Int32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: Int32.self))
-                    pairs.append((key, group))
-                    offset += 12
-                }
-            }
-            try body(pairs)
+            try body(data.littleEndianPairs())
         }
     }
 

@@ -23,9 +23,9 @@ final class ZstdWriter {
             throw ZstdError(operation: "createCCtx", message: "cannot create a compression context")
         }
         do {
-            try Self.check(
+            try ZstdCall.check(
                 ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level), "setParameter(compressionLevel)")
-            try Self.check(ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1), "setParameter(checksumFlag)")
+            try ZstdCall.check(ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1), "setParameter(checksumFlag)")
         } catch {
             ZSTD_freeCCtx(context)
             throw error
@@ -74,7 +74,8 @@ final class ZstdWriter {
     private func step(_ input: inout ZSTD_inBuffer, _ directive: ZSTD_EndDirective) throws -> Int {
         let (remaining, produced) = try output.withUnsafeMutableBytes { destination in
             var buffer = ZSTD_outBuffer(dst: destination.baseAddress, size: destination.count, pos: 0)
-            let remaining = try Self.check(ZSTD_compressStream2(context, &buffer, &input, directive), "compressStream2")
+            let remaining = try ZstdCall.check(
+                ZSTD_compressStream2(context, &buffer, &input, directive), "compressStream2")
             return (remaining, buffer.pos)
         }
         if produced > 0 {
@@ -88,12 +89,4 @@ final class ZstdWriter {
         return remaining
     }
 
-    /// Turns a libzstd size-or-error result into a size or a `ZstdError`.
-    @discardableResult
-    private static func check(_ code: Int, _ operation: String) throws -> Int {
-        if ZSTD_isError(code) != 0 {
-            throw ZstdError(operation: operation, message: String(cString: ZSTD_getErrorName(code)))
-        }
-        return code
-    }
 }

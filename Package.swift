@@ -23,12 +23,15 @@ let package = Package(
             name: "DayfoldCore",
             dependencies: ["CSQLite", "CZstd", "CCrypto", "CExpat", "CSystem", "CKernels", "CZlib", "CZip"]
         ),
-        .executableTarget(name: "dayfold", dependencies: ["DayfoldCore"]),
+        // `dayfold generate`: deterministic synthetic drops for tests and
+        // benchmarks, kept out of the library that reads real drops.
+        .target(name: "DayfoldGenerate", dependencies: ["DayfoldCore"]),
+        .executableTarget(name: "dayfold", dependencies: ["DayfoldCore", "DayfoldGenerate"]),
         .testTarget(
             name: "DayfoldCoreTests",
             // libcsv is the reference the CSV tokenizer is checked against;
             // libzip writes the Health app's archive for the export.zip tests.
-            dependencies: ["DayfoldCore", "CCSV", "CKernels", "CZip"],
+            dependencies: ["DayfoldCore", "DayfoldGenerate", "CCSV", "CKernels", "CZip"],
             exclude: ["Fixtures"]
         ),
     ],

@@ -77,7 +77,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         }
     }
 
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+    /// Days since 1970-01-01 of a proleptic Gregorian date. `package` so the
+    /// generator (DayfoldGenerate) counts days exactly as the pipeline does.
+    package static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -86,7 +88,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func civil(fromDays value: Int) -> (Int, Int, Int) {
+    /// The (year, month, day) of a day number; the inverse of `daysFromCivil`,
+    /// `package` for the same reason.
+    package static func civil(fromDays value: Int) -> (Int, Int, Int) {
         let z = value + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -8,17 +8,20 @@ import Foundation
 ///     let writer = try ZstdWriter(path: "events-000.csv.zst")
 ///     try writer.write(chunk)   // as often as needed
 ///     try writer.close()        // ends the frame; required
-final class ZstdWriter {
+///
+/// `package` (not `public`) because DayfoldGenerate writes its `--zstd`
+/// drops with it; nothing outside this package should depend on it.
+package final class ZstdWriter {
     private let context: OpaquePointer
     private let handle: FileHandle
     private let path: String
     private var output: [UInt8]
     private var closed = false
     /// Bytes written to the file so far.
-    private(set) var compressedBytes: Int64 = 0
+    package private(set) var compressedBytes: Int64 = 0
 
     /// Creates (or truncates) `path`; `level` is the zstd level (3 is zstd's default).
-    init(path: String, level: Int32 = 3) throws {
+    package init(path: String, level: Int32 = 3) throws {
         guard let context = ZSTD_createCCtx() else {
             throw ZstdError(operation: "createCCtx", message: "cannot create a compression context")
         }
@@ -45,7 +48,7 @@ final class ZstdWriter {
     deinit { ZSTD_freeCCtx(context) }
 
     /// Compresses `bytes` into the frame; output reaches the file as zstd produces it.
-    func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         precondition(!closed, "write after close")
         guard !bytes.isEmpty else { return }
         try bytes.withUnsafeBytes { source in
@@ -57,7 +60,7 @@ final class ZstdWriter {
     }
 
     /// Ends the frame, writes what zstd still holds and closes the file.
-    func close() throws {
+    package func close() throws {
         guard !closed else { return }
         closed = true
         var input = ZSTD_inBuffer(src: nil, size: 0, pos: 0)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DayfoldCore
+@testable import DayfoldGenerate
 
 /// Input digests taken two files at a time (SHA instructions) or one at a
 /// time (OpenSSL) must equal the streaming SHA-256 of each file, whatever

@@ -178,19 +178,6 @@ extension DropIngestor {
     }
 
     func readHealthCSV() throws {
-        let required = ["user_id", "type", "value", "unit", "start"]
-        // Every column optional to the generic reader: a row of an unknown
-        // type is ignored whatever it lacks or holds (ids included), so
-        // `judgeHealth` checks them itself, in health's order (SPEC §9).
-        let spec = columns([
-            ("user_id", false), ("type", false), ("value", false), ("unit", false), ("start", false), ("end", false),
-            ("source_name", false), ("source_bundle_id", false), ("device", false),
-        ]).map { column in
-            var column = column
-            column.isID = false
-            column.expected = required.contains(column.name)
-            return column
-        }
         if options.retainRows { health.pending.reserveCapacity(roomForRows(layout.healthCSV, shortestRow: 120)) }
         health.seen.reserve(expectedRows(layout.healthCSV, bytesPerRow: 200))
         // Candidates wait in short runs before their duplicate check: the
@@ -208,19 +195,18 @@ extension DropIngestor {
         }
         for file in layout.healthCSV {
             var missingColumn: String?
-            try readCSV(file, kind: "health", columns: spec) { row, account in
+            try readCSV(file, HealthColumn.self) { row, account in
                 if missingColumn == nil {
                     missingColumn =
-                        required.first { name in
-                            guard let position = spec.firstIndex(where: { $0.name == name }) else { return false }
-                            return row.indexes[position] < 0
-                        } ?? ""
+                        HealthColumn.allCases.first { $0.isExpected && row.indexes[$0.rawValue] < 0 }?.name ?? ""
                 }
                 // The fields are read in place, in the record's bytes.
                 let fields = HealthRow(
-                    bytes: row.record.bytes, user: row.range(0), type: row.range(1), value: row.range(2),
-                    unit: row.range(3), start: row.range(4), end: row.range(5), sourceName: row.range(6),
-                    bundleID: row.range(7))
+                    bytes: row.record.bytes, user: row.range(HealthColumn.userID), type: row.range(HealthColumn.type),
+                    value: row.range(HealthColumn.value),
+                    unit: row.range(HealthColumn.unit), start: row.range(HealthColumn.start),
+                    end: row.range(HealthColumn.end), sourceName: row.range(HealthColumn.sourceName),
+                    bundleID: row.range(HealthColumn.sourceBundleID))
                 let judgement: HealthJudgement
                 // A column the file lacks rejects every row of a known type (unknown types stay ignored).
                 if let missing = missingColumn, !missing.isEmpty,

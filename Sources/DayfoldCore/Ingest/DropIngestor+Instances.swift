@@ -53,15 +53,6 @@ extension DropIngestor {
     }
 
     func readInstances() throws {
-        let spec = columns([
-            ("id", true), ("relationship_id", true), ("local_date", true), ("timezone", true), ("task_kind", true),
-            ("source_key", true), ("status", true), ("action_schema", false),
-            ("starts_at", false), ("due_at", false), ("generated_at", false), ("completed_at", false),
-            ("canceled_at", false), ("superseded_at", false),
-            ("workspace_id", false), ("source_context", false), ("source_type", false), ("source_id", false),
-            ("source_revision", false), ("source_child_key", false), ("priority", false), ("sort_key", false),
-            ("snapshot", false), ("completion_summary", false),
-        ])
         var candidates: [InstanceCandidate] = []
         var keys = FingerprintMap()
         let expected = expectedRows(layout.instances, bytesPerRow: 500)
@@ -97,7 +88,7 @@ extension DropIngestor {
             if let key = row.key { keys.prefetch(key) }
         }
         for file in layout.instances {
-            try readCSV(file, kind: "instances", columns: spec, prepare: prepare, ahead: ahead) {
+            try readCSV(file, InstanceColumn.self, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
                 // The fields are ranges of the record's bytes, read in place
                 // (slices retained and released the buffer).
@@ -106,10 +97,12 @@ extension DropIngestor {
                 // The first problem found is the reject reason: each check
                 // returns at once. (Unwrapping the fields together kept them
                 // in a tuple of optionals, destroyed through the runtime.)
-                guard let id = field(0) else { return row.fail("missing_column:id") }
-                guard row.has(1) else { return row.fail("missing_column:relationship_id") }
-                guard let date = prepared?.date ?? row.date(2) else { return }
-                guard let zoneName = field(3) else { return row.fail("missing_column:timezone") }
+                guard let id = field(0) else { return row.failMissing(InstanceColumn.id) }
+                guard row.has(InstanceColumn.relationshipID) else {
+                    return row.failMissing(InstanceColumn.relationshipID)
+                }
+                guard let date = prepared?.date ?? row.date(InstanceColumn.localDate) else { return }
+                guard let zoneName = field(3) else { return row.failMissing(InstanceColumn.timezone) }
                 let zoneKey = recentZones.value(for: bytes, field: zoneName) {
                     let (zoneKey, isNewZone) = zoneNames.intern(bytes, field: zoneName)
                     if isNewZone {
@@ -120,14 +113,16 @@ extension DropIngestor {
                 guard let zone = zoneOfName[Int(zoneKey)] else {
                     return row.fail("unknown_timezone:timezone")
                 }
-                guard let kind = field(4) else { return row.fail("missing_column:task_kind") }
-                guard row.has(5) else { return row.fail("missing_column:source_key") }
-                guard let status = prepared?.status ?? row.status(6) else { return }
+                guard let kind = field(4) else { return row.failMissing(InstanceColumn.taskKind) }
+                guard row.has(InstanceColumn.sourceKey) else { return row.failMissing(InstanceColumn.sourceKey) }
+                guard let status = prepared?.status ?? row.status(InstanceColumn.status) else { return }
                 if prepared?.instantsValid != true {
-                    for column in InstanceFields.instantColumns { _ = row.instant(column) }
+                    for column in InstanceColumn.checkedInstants { _ = row.instant(column) }
                     if row.rejectReason != nil { return }
                 }
-                guard let relationship = prepared?.relationship ?? relationship(row.slice(1)) else {
+                guard
+                    let relationship = prepared?.relationship ?? relationship(row.slice(InstanceColumn.relationshipID))
+                else {
                     row.fail("unknown_relationship")
                     return
                 }
@@ -224,9 +219,6 @@ extension DropIngestor {
 /// `instantsValid` false) means "not taken": the reading thread works it out
 /// itself, which is also how a bad field gets its reject reason in column order.
 struct InstanceFields: Sendable {
-    /// `readInstances`' columns 8–13: instants that are only checked.
-    static let instantColumns = 8...13
-
     var idHash: UInt64?
     var relationship: Int?
     var date: LocalDate?
@@ -240,15 +232,16 @@ struct InstanceFields: Sendable {
             // Fields read in place (`CSVPeek`): no slice of the batch's
             // buffer to retain and release.
             var fields = InstanceFields()
-            fields.idHash = row.hash(0)
-            fields.relationship = row.relationship(1, in: relationships)
-            fields.date = row.date(2)
-            fields.status = row.status(6)
-            fields.instantsValid = instantColumns.allSatisfy { column in
+            fields.idHash = row.hash(InstanceColumn.id)
+            fields.relationship = row.relationship(InstanceColumn.relationshipID, in: relationships)
+            fields.date = row.date(InstanceColumn.localDate)
+            fields.status = row.status(InstanceColumn.status)
+            fields.instantsValid = InstanceColumn.checkedInstants.allSatisfy { column in
                 row.field(column) == nil || row.instant(column) != nil
             }
-            if let relationship = fields.relationship, let date = fields.date, let kind = row.field(4),
-                let sourceKey = row.field(5)
+            if let relationship = fields.relationship, let date = fields.date,
+                let kind = row.field(InstanceColumn.taskKind),
+                let sourceKey = row.field(InstanceColumn.sourceKey)
             {
                 fields.key = DropIngestor.idempotencyKey(
                     relationship, date, row.bytes, kind: kind, sourceKey: sourceKey)

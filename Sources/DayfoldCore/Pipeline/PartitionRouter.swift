@@ -118,13 +118,19 @@ public final class PartitionRouter {
     enum Kind {
         case instances, workoutLogs, statusEvents, valueEntries, infoCards, journal, health
 
-        /// The columns routing looks at: an id and what it belongs to.
+        /// The columns routing looks at, from the kinds' declarations: an id
+        /// and what it belongs to.
         var columns: [String] {
             switch self {
-            case .instances, .workoutLogs, .infoCards: return ["id", "relationship_id"]
-            case .statusEvents, .valueEntries: return ["id", "daily_task_instance_id", "relationship_id"]
-            case .journal: return ["entry_id", "user_id"]
-            case .health: return ["type", "user_id"]
+            case .instances: return [InstanceColumn.id.name, InstanceColumn.relationshipID.name]
+            case .workoutLogs: return [WorkoutLogColumn.id.name, WorkoutLogColumn.relationshipID.name]
+            case .infoCards: return [InfoCardColumn.id.name, InfoCardColumn.relationshipID.name]
+            case .statusEvents:
+                return [StatusEventColumn.id, .dailyTaskInstanceID, .relationshipID].map(\.name)
+            case .valueEntries:
+                return [ValueEntryColumn.id, .dailyTaskInstanceID, .relationshipID].map(\.name)
+            case .journal: return [JournalColumn.entryID.name, JournalColumn.userID.name]
+            case .health: return [HealthColumn.type.name, HealthColumn.userID.name]
             }
         }
     }

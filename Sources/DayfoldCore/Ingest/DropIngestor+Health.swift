@@ -119,12 +119,18 @@ extension DropIngestor {
     /// for the day tables, numbered in acceptance order).
     func commitHealth(_ candidate: HealthCandidate) -> Bool {
         guard health.seen.insert(candidate.key) else { return false }
+        acceptHealth(candidate)
+        return true
+    }
+
+    /// Keeps an accepted candidate's sample for the day tables, numbered in
+    /// acceptance order.
+    private func acceptHealth(_ candidate: HealthCandidate) {
         if var sample = candidate.sample {
             health.order += 1
             sample.order = health.order
             health.pending.append(sample)
         }
-        return true
     }
 
     /// Folds the accepted samples into per-user, per-day aggregates in the
@@ -184,14 +190,17 @@ extension DropIngestor {
         // check probes a set too large for the cache, and committing a run
         // in order lets each probe's slot be loaded a few rows ahead.
         var waiting: [(HealthCandidate, Int)] = []
+        var keys: [UInt64] = []
         waiting.reserveCapacity(256)
+        keys.reserveCapacity(256)
         func commitWaiting() {
-            let ahead = 8
-            for index in waiting.indices {
-                if index + ahead < waiting.count { health.seen.prefetch(waiting[index + ahead].0.key) }
-                count(waiting[index].1, commitHealth(waiting[index].0) ? .accepted : .duplicate)
+            health.seen.insertInOrder(keys) { index, isNew in
+                let (candidate, account) = waiting[index]
+                if isNew { acceptHealth(candidate) }
+                count(account, isNew ? .accepted : .duplicate)
             }
             waiting.removeAll(keepingCapacity: true)
+            keys.removeAll(keepingCapacity: true)
         }
         for file in layout.healthCSV {
             var missingColumn: String?
@@ -222,6 +231,7 @@ extension DropIngestor {
                 case .candidate(let candidate):
                     // Counted when committed (row.fate stays nil).
                     waiting.append((candidate, account))
+                    keys.append(candidate.key)
                     if waiting.count == 256 { commitWaiting() }
                 }
             }

@@ -121,6 +121,18 @@ struct FingerprintSet {
     private(set) var slots: [UInt64] = Array(repeating: 0, count: 1024)
     private(set) var count = 0
 
+    /// Inserts `values` in order, telling `inserted` for each (by position)
+    /// whether it was new. For runs of keys whose slots are far apart in a
+    /// set too large for the cache: each slot is loaded a few keys ahead of
+    /// its probe, so the misses overlap instead of following one another.
+    mutating func insertInOrder(_ values: [UInt64], _ inserted: (Int, Bool) -> Void) {
+        let ahead = 8
+        for index in values.indices {
+            if index + ahead < values.count { prefetch(values[index + ahead]) }
+            inserted(index, insert(values[index]))
+        }
+    }
+
     /// Inserts; returns false when the fingerprint was already present.
     mutating func insert(_ value: UInt64) -> Bool {
         if (count + 1) * 10 > slots.count * 7 { grow() }

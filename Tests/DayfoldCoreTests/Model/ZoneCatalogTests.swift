@@ -8,7 +8,8 @@ import Testing
 @Suite struct ZoneCatalogTests {
     func start(_ zone: String, _ date: String) throws -> String {
         var zones = ZoneCatalog()
-        let id = try #require(zones.id(named: zone))
+        // `as ZoneID?`: #require cannot take a mutating call apart.
+        let id = try #require(zones.id(named: zone) as ZoneID?)
         return zones.startOfDay(id, try #require(LocalDate(date))).description
     }
 
@@ -29,7 +30,7 @@ import Testing
     @Test func midnightThatDoesNotExistStartsAtTheTransition() throws {
         // America/Santiago springs forward at 24:00 → the day starts at 01:00 local.
         var zones = ZoneCatalog()
-        let id = try #require(zones.id(named: "America/Santiago"))
+        let id = try #require(zones.id(named: "America/Santiago") as ZoneID?)
         let date = try #require(LocalDate("2026-09-06"))
         let begin = zones.startOfDay(id, date)
         #expect(zones.localDate(id, begin) == date)
@@ -57,7 +58,7 @@ import Testing
     /// one only read it, and ids from one copy mean the same in another.
     @Test func utcAndFixedOffsetsHaveTheSameIDInEveryCatalog() throws {
         var first = ZoneCatalog()
-        _ = try #require(first.id(named: "Europe/Berlin"))
+        #expect(first.id(named: "Europe/Berlin") != nil)
         let second = ZoneCatalog()
         #expect(first.id(named: "UTC") == ZoneCatalog.utc)
         #expect(first.name(of: ZoneCatalog.utc) == "UTC")

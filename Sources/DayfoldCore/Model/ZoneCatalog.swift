@@ -1,6 +1,8 @@
 import Foundation
 
-/// A time zone known to the run, by dense index (cheap to store per row).
+/// A time zone known to the run (cheap to store per row): a named zone by
+/// its dense index in the catalog (0 is UTC), a fixed offset by a negative
+/// id made from the offset itself. Ids are compared, never ordered or written.
 public typealias ZoneID = Int32
 
 /// The IANA zones of a run with their UTC-offset transitions precomputed, so

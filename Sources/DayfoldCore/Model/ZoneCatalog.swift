@@ -23,9 +23,23 @@ public struct ZoneCatalog: Sendable {
         var initialOffset: Int32
     }
 
-    /// Named zones by id (`utc` first); fixed-offset ids are negative and index nothing.
-    private var zones: [Zone]
-    private var ids: [String: ZoneID]
+    /// Named zones by id (`utc` first) and their names' ids; fixed-offset
+    /// ids are negative and index nothing.
+    private final class Table: Sendable {
+        let zones: [Zone]
+        let ids: [String: ZoneID]
+
+        init(zones: [Zone], ids: [String: ZoneID]) {
+            self.zones = zones
+            self.ids = ids
+        }
+    }
+
+    /// One reference, not an array and a dictionary: per-user resolvers hold
+    /// a catalog, and are copied per row where they are read (an extra
+    /// reference to retain and release each time). A new zone makes a new
+    /// table (a few hundred zones at most, each added once).
+    private var table: Table
     private static let validNames: Set<String> = {
         var names = Set(TimeZone.knownTimeZoneIdentifiers)
         names.insert("UTC")
@@ -42,18 +56,18 @@ public struct ZoneCatalog: Sendable {
 
     public init() {
         let utcZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? TimeZone.current
-        zones = [ZoneCatalog.build(name: "UTC", timeZone: utcZone)]
-        ids = ["UTC": ZoneCatalog.utc]
+        table = Table(zones: [ZoneCatalog.build(name: "UTC", timeZone: utcZone)], ids: ["UTC": ZoneCatalog.utc])
     }
 
     /// The id of an IANA zone name, added when new; nil when the name is not
     /// a tz database key.
     public mutating func id(named name: String) -> ZoneID? {
-        if let id = ids[name] { return id }
+        if let id = table.ids[name] { return id }
         guard ZoneCatalog.isKnown(name), let timeZone = TimeZone(identifier: name) else { return nil }
-        let id = ZoneID(zones.count)
-        zones.append(ZoneCatalog.build(name: name, timeZone: timeZone))
+        let id = ZoneID(table.zones.count)
+        var ids = table.ids
         ids[name] = id
+        table = Table(zones: table.zones + [ZoneCatalog.build(name: name, timeZone: timeZone)], ids: ids)
         return id
     }
 
@@ -84,7 +98,7 @@ public struct ZoneCatalog: Sendable {
     }
 
     public func name(of id: ZoneID) -> String {
-        guard id < 0 else { return zones[Int(id)].name }
+        guard id < 0 else { return table.zones[Int(id)].name }
         let seconds = ZoneCatalog.fixedSeconds(id)
         let sign = seconds < 0 ? "-" : "+"
         let magnitude = Int(abs(seconds))
@@ -114,7 +128,7 @@ public struct ZoneCatalog: Sendable {
     /// UTC offset in seconds of `zone` at `seconds` since the epoch.
     public func offset(_ zoneID: ZoneID, atSeconds seconds: Int64) -> Int32 {
         guard zoneID >= 0 else { return ZoneCatalog.fixedOffset(zoneID, atSeconds: seconds) }
-        let zone = zones[Int(zoneID)]
+        let zone = table.zones[Int(zoneID)]
         if seconds < ZoneCatalog.rangeStart || seconds >= ZoneCatalog.rangeEnd {
             return Int32(zone.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
         }

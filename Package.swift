@@ -14,21 +14,24 @@ let package = Package(
         .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CExpat", providers: [.apt(["libexpat1-dev"])]),
         .systemLibrary(name: "CSystem"),
+        // dayfold's own C kernels (CSV block masks and plain-record loop,
+        // two-lane SHA-256), compiled as a regular C target.
+        .target(name: "CKernels"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .target(
             name: "DayfoldCore",
-            dependencies: ["CSQLite", "CZstd", "CCrypto", "CExpat", "CSystem", "CZlib", "CZip"],
-            // Exclusivity is proven at compile time for this code; the runtime
-            // checks cost a thread-local lookup per property access on hot paths.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            dependencies: ["CSQLite", "CZstd", "CCrypto", "CExpat", "CSystem", "CKernels", "CZlib", "CZip"]
         ),
-        .executableTarget(name: "dayfold", dependencies: ["DayfoldCore"]),
+        // `dayfold generate`: deterministic synthetic drops for tests and
+        // benchmarks, kept out of the library that reads real drops.
+        .target(name: "DayfoldGenerate", dependencies: ["DayfoldCore"]),
+        .executableTarget(name: "dayfold", dependencies: ["DayfoldCore", "DayfoldGenerate"]),
         .testTarget(
             name: "DayfoldCoreTests",
             // libcsv is the reference the CSV tokenizer is checked against;
             // libzip writes the Health app's archive for the export.zip tests.
-            dependencies: ["DayfoldCore", "CCSV", "CZip"],
+            dependencies: ["DayfoldCore", "DayfoldGenerate", "CCSV", "CKernels", "CZip"],
             exclude: ["Fixtures"]
         ),
     ],

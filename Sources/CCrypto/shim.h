@@ -1,2 +1,2 @@
 #pragma once
-#include <openssl/sha.h>
+#include <openssl/evp.h>

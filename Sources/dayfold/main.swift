@@ -1,4 +1,5 @@
 import DayfoldCore
+import DayfoldGenerate
 import Foundation
 
 /// The thin executable: argv → configuration → DayfoldCore → exit code.

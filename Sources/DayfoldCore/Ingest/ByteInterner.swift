@@ -5,13 +5,15 @@ struct ByteInterner {
     private(set) var strings: [String] = []
 
     mutating func intern(_ bytes: ArraySlice<UInt8>) -> Int32 {
-        bytes.withUnsafeBufferPointer { intern($0) }
-    }
-
-    /// As `intern(_:)`, for bytes seen through a pointer (a field read in place).
-    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
         let (index, isNew) = table.intern(bytes)
         if isNew { strings.append(String(decoding: bytes, as: UTF8.self)) }
+        return index
+    }
+
+    /// As `intern(_:)`, for the field `bytes[field]` read in place.
+    mutating func intern(_ bytes: [UInt8], field: Range<Int>) -> Int32 {
+        let (index, isNew) = table.intern(bytes, field: field)
+        if isNew { strings.append(String(decoding: bytes[field], as: UTF8.self)) }
         return index
     }
 

@@ -239,26 +239,21 @@ struct CSVSource {
             }
             let fieldCount = mapping.names.count
             let indexes = mapping.indexes
-            // One peek per batch, moved from record to record; it reads the
-            // batch's buffer in place while this pass holds it open.
-            batch.bytes.withUnsafeBufferPointer { buffer in
-                var peek = CSVPeek(batch: batch, base: buffer.baseAddress, record: first, indexes: indexes)
-                for record in first..<batch.count {
-                    guard batch.fieldCount(record) == fieldCount else {
-                        values.append(PreparedRow())
-                        continue
-                    }
-                    peek.record = record
-                    // A row with a bad id is rejected before its values are looked at.
-                    var badID: Int16 = -1
-                    for column in idColumns {
-                        if let field = peek.field(column), !IDBytes.isValid(field) {
-                            badID = Int16(truncatingIfNeeded: column)
-                            break
-                        }
-                    }
-                    values.append(PreparedRow(value: badID < 0 ? prepare(peek) : nil, badID: badID))
+            // One peek per batch, moved from record to record.
+            var peek = CSVPeek(batch: batch, record: first, indexes: indexes)
+            for record in first..<batch.count {
+                guard batch.fieldCount(record) == fieldCount else {
+                    values.append(PreparedRow())
+                    continue
                 }
+                peek.record = record
+                // A row with a bad id is rejected before its values are looked at.
+                var badID: Int16 = -1
+                for column in idColumns where !peek.isValidID(column) {
+                    badID = Int16(truncatingIfNeeded: column)
+                    break
+                }
+                values.append(PreparedRow(value: badID < 0 ? prepare(peek) : nil, badID: badID))
             }
             batch.prepared = values
         }
@@ -361,15 +356,12 @@ struct CSVRow {
     /// The first of `columns` (positions in the kind's list, all in the
     /// header) whose field is not an acceptable id (`IDBytes`), by name.
     func firstBadID(_ columns: [Int]) -> String? {
-        record.bytes.withUnsafeBufferPointer { buffer in
-            for column in columns {
-                let index = indexes[column]
-                guard index < record.fieldCount else { continue }
-                let field = UnsafeBufferPointer(rebasing: buffer[record.start(index)..<record.end(index)])
-                if !IDBytes.isValid(field) { return self.columns[column].name }
-            }
-            return nil
+        for column in columns {
+            let index = indexes[column]
+            guard index < record.fieldCount else { continue }
+            if !record.isValidID(index) { return self.columns[column].name }
         }
+        return nil
     }
 
     mutating func date(_ column: Int) -> LocalDate? {
@@ -394,12 +386,7 @@ struct CSVRow {
     /// too large for a Double, the row is rejected `out_of_range:<col>`.
     mutating func number(_ column: Int) -> Double? {
         guard let index = present(column) else { return nil }
-        let parsed = record.bytes.withUnsafeBufferPointer { buffer in
-            parseInputNumber(
-                UnsafeBufferPointer(rebasing: buffer[record.start(index)..<record.end(index)]), 0,
-                record.end(index) - record.start(index))
-        }
-        switch parsed {
+        switch record.number(index) {
         case .value(let value): return value
         case .outOfRange: fail("out_of_range:\(columns[column].name)")
         case .nonNumeric: fail("non_numeric:\(columns[column].name)")

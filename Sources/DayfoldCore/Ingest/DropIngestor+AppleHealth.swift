@@ -132,15 +132,10 @@ extension DropIngestor {
             let start = add(element.startDate)
             let end = add(element.endDate)
             let sourceName = add(element.sourceName)
-            let decision = buffer.withUnsafeBufferPointer { fields in
-                func field(_ range: Range<Int>?) -> UnsafeBufferPointer<UInt8>? {
-                    range.map { UnsafeBufferPointer(rebasing: fields[$0]) }
-                }
-                return decideHealth(
-                    HealthRow(
-                        user: field(userRange), type: field(type), value: field(value), unit: field(unit),
-                        start: field(start), end: field(end), sourceName: field(sourceName), bundleID: nil))
-            }
+            let decision = decideHealth(
+                HealthRow(
+                    bytes: buffer, user: userRange, type: type, value: value, unit: unit, start: start, end: end,
+                    sourceName: sourceName, bundleID: nil))
             if let key = decision.claimed { keys.append(key) }
             account.count(decision.fate)
             if let reason = decision.reason {

@@ -6,18 +6,19 @@ import Foundation
 /// the task instances; accepted samples wait in a compact list and are
 /// folded into per-user, per-day aggregates once the users' zones are known.
 extension DropIngestor {
-    /// The fields of one health row as bytes (nil for NULL), from either
-    /// source, seen in place in a buffer the caller holds open while the row
-    /// is decided (slices retained and released the buffer, eight fields a row).
+    /// The fields of one health row, from either source: where each lies
+    /// in `bytes` (nil for NULL), read in place (slices retained and
+    /// released the buffer, eight fields a row).
     struct HealthRow {
-        var user: UnsafeBufferPointer<UInt8>?
-        var type: UnsafeBufferPointer<UInt8>?
-        var value: UnsafeBufferPointer<UInt8>?
-        var unit: UnsafeBufferPointer<UInt8>?
-        var start: UnsafeBufferPointer<UInt8>?
-        var end: UnsafeBufferPointer<UInt8>?
-        var sourceName: UnsafeBufferPointer<UInt8>?
-        var bundleID: UnsafeBufferPointer<UInt8>?
+        var bytes: [UInt8]
+        var user: Range<Int>?
+        var type: Range<Int>?
+        var value: Range<Int>?
+        var unit: Range<Int>?
+        var start: Range<Int>?
+        var end: Range<Int>?
+        var sourceName: Range<Int>?
+        var bundleID: Range<Int>?
     }
 
     /// Decides a health row: its fate and, when rejected, the reason.
@@ -52,32 +53,33 @@ extension DropIngestor {
     /// Every check of `decideHealth` but the exact-duplicate one, which
     /// depends on the rows before (see `commitHealth`).
     func judgeHealth(_ row: HealthRow) -> HealthJudgement {
+        let bytes = row.bytes
         guard let type = row.type else { return .rejected("missing_column:type") }
-        guard let typeIndex = health.typeIndex(type) else { return .ignored }
+        guard let typeIndex = health.typeIndex(bytes, field: type) else { return .ignored }
         let metric = HealthTypes.metric(atIndex: typeIndex)
         guard let userBytes = row.user else { return .rejected("missing_column:user_id") }
         guard let valueBytes = row.value else { return .rejected("missing_column:value") }
         guard let unitBytes = row.unit else { return .rejected("missing_column:unit") }
         guard let startBytes = row.start else { return .rejected("missing_column:start") }
-        guard IDBytes.isValid(userBytes) else { return .rejected("bad_id:user_id") }
-        if let bundleBytes = row.bundleID, !IDBytes.isValid(bundleBytes) {
+        guard IDBytes.isValid(bytes, userBytes) else { return .rejected("bad_id:user_id") }
+        if let bundleBytes = row.bundleID, !IDBytes.isValid(bytes, bundleBytes) {
             return .rejected("bad_id:source_bundle_id")
         }
-        guard let start = InstantParser.parseInput(startBytes, 0, startBytes.count) else {
+        guard let start = InstantParser.parseInput(bytes, field: startBytes) else {
             return .rejected("bad_instant:start")
         }
         var end: Instant?
         if let endBytes = row.end {
-            guard let parsed = InstantParser.parseInput(endBytes, 0, endBytes.count) else {
+            guard let parsed = InstantParser.parseInput(bytes, field: endBytes) else {
                 return .rejected("bad_instant:end")
             }
             end = parsed.instant
         }
-        let unitIndex = health.units.intern(unitBytes)
+        let unitIndex = health.units.intern(bytes, field: unitBytes)
         let unit = health.units[unitIndex]
-        let number = parseInputNumber(valueBytes, 0, valueBytes.count)
+        let number = parseInputNumber(bytes, field: valueBytes)
         guard HealthTypes.normalize(0, unit: unit, metric: metric) != nil else {
-            return .rejected("unknown_unit:\(unit)/\(String(decoding: type, as: UTF8.self))")
+            return .rejected("unknown_unit:\(unit)/\(String(decoding: bytes[type], as: UTF8.self))")
         }
         let raw: Double
         switch number {
@@ -86,13 +88,13 @@ extension DropIngestor {
         case .outOfRange: return .rejected("out_of_range:value")
         }
         guard let normalized = HealthTypes.normalize(raw, unit: unit, metric: metric) else {
-            return .rejected("unknown_unit:\(unit)/\(String(decoding: type, as: UTF8.self))")
+            return .rejected("unknown_unit:\(unit)/\(String(decoding: bytes[type], as: UTF8.self))")
         }
         if isAfterAsOf(start.instant) { return .ignored }
-        let bundle = row.bundleID.map { health.sources.intern($0) } ?? -1
-        let name = row.sourceName.map { health.sources.intern($0) } ?? -1
+        let bundle = row.bundleID.map { health.sources.intern(bytes, field: $0) } ?? -1
+        let name = row.sourceName.map { health.sources.intern(bytes, field: $0) } ?? -1
         if isSelfSource(bundle) || isSelfSource(name) { return .ignored }
-        let user = health.users.intern(userBytes)
+        let user = health.users.intern(bytes, field: userBytes)
         var fingerprint = Fingerprint()
         // Type and unit by their indexes: one each per distinct text, so
         // rows differ in them exactly when their texts differ.
@@ -176,19 +178,6 @@ extension DropIngestor {
     }
 
     func readHealthCSV() throws {
-        let required = ["user_id", "type", "value", "unit", "start"]
-        // Every column optional to the generic reader: a row of an unknown
-        // type is ignored whatever it lacks or holds (ids included), so
-        // `judgeHealth` checks them itself, in health's order (SPEC §9).
-        let spec = columns([
-            ("user_id", false), ("type", false), ("value", false), ("unit", false), ("start", false), ("end", false),
-            ("source_name", false), ("source_bundle_id", false), ("device", false),
-        ]).map { column in
-            var column = column
-            column.isID = false
-            column.expected = required.contains(column.name)
-            return column
-        }
         if options.retainRows { health.pending.reserveCapacity(roomForRows(layout.healthCSV, shortestRow: 120)) }
         health.seen.reserve(expectedRows(layout.healthCSV, bytesPerRow: 200))
         // Candidates wait in short runs before their duplicate check: the
@@ -206,30 +195,26 @@ extension DropIngestor {
         }
         for file in layout.healthCSV {
             var missingColumn: String?
-            try readCSV(file, kind: "health", columns: spec) { row, account in
+            try readCSV(file, HealthColumn.self) { row, account in
                 if missingColumn == nil {
                     missingColumn =
-                        required.first { name in
-                            guard let position = spec.firstIndex(where: { $0.name == name }) else { return false }
-                            return row.indexes[position] < 0
-                        } ?? ""
+                        HealthColumn.allCases.first { $0.isExpected && row.indexes[$0.rawValue] < 0 }?.name ?? ""
                 }
-                // The fields are read in place, in the record's buffer held
-                // open while the row is decided.
-                let judgement: HealthJudgement = row.record.bytes.withUnsafeBufferPointer { buffer in
-                    func field(_ column: Int) -> UnsafeBufferPointer<UInt8>? {
-                        row.range(column).map { UnsafeBufferPointer(rebasing: buffer[$0]) }
-                    }
-                    let fields = HealthRow(
-                        user: field(0), type: field(1), value: field(2), unit: field(3), start: field(4),
-                        end: field(5), sourceName: field(6), bundleID: field(7))
-                    // A column the file lacks rejects every row of a known type (unknown types stay ignored).
-                    if let missing = missingColumn, !missing.isEmpty,
-                        fields.type.map({ HealthTypes.metric(forType: $0) != nil }) ?? true
-                    {
-                        return .rejected("missing_column:\(missing)")
-                    }
-                    return judgeHealth(fields)
+                // The fields are read in place, in the record's bytes.
+                let fields = HealthRow(
+                    bytes: row.record.bytes, user: row.range(HealthColumn.userID), type: row.range(HealthColumn.type),
+                    value: row.range(HealthColumn.value),
+                    unit: row.range(HealthColumn.unit), start: row.range(HealthColumn.start),
+                    end: row.range(HealthColumn.end), sourceName: row.range(HealthColumn.sourceName),
+                    bundleID: row.range(HealthColumn.sourceBundleID))
+                let judgement: HealthJudgement
+                // A column the file lacks rejects every row of a known type (unknown types stay ignored).
+                if let missing = missingColumn, !missing.isEmpty,
+                    fields.type.map({ HealthTypes.metric(forType: fields.bytes, field: $0) != nil }) ?? true
+                {
+                    judgement = .rejected("missing_column:\(missing)")
+                } else {
+                    judgement = judgeHealth(fields)
                 }
                 switch judgement {
                 case .rejected(let reason): row.fail(reason)
@@ -258,10 +243,10 @@ final class HealthIngestState {
 
     /// `HealthTypes.index(forType:)`, with the last type remembered (a file
     /// holds a handful of types, in runs).
-    func typeIndex(_ type: UnsafeBufferPointer<UInt8>) -> Int? {
-        if let known = lastType.value(for: type) { return known }
-        let index = HealthTypes.index(forType: type)
-        lastType.store(type, index)
+    func typeIndex(_ bytes: [UInt8], field type: Range<Int>) -> Int? {
+        if let known = lastType.value(for: bytes, field: type) { return known }
+        let index = HealthTypes.index(forType: bytes, field: type)
+        lastType.store(bytes[type], index)
         return index
     }
     /// Accepted samples not yet given their local day (see `aggregateHealth`).

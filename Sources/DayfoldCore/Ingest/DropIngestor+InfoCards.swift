@@ -8,7 +8,6 @@ extension DropIngestor {
             var key: Int32
             var account: Int
         }
-        let spec = columns([("id", true), ("relationship_id", true), ("local_date", true), ("card_key", true)])
         var candidates: [CardCandidate] = []
         var ids = ByteKeyTable()
         var keys = FingerprintMap()
@@ -17,14 +16,14 @@ extension DropIngestor {
         ids.reserve(expected)
         keys.reserve(expected)
         for file in layout.infoCards {
-            try readCSV(file, kind: "info_cards", columns: spec) { row, account in
-                let id = row.slice(0)
-                if id == nil { row.fail("missing_column:id") }
-                let relationshipID = row.slice(1)
-                if relationshipID == nil { row.fail("missing_column:relationship_id") }
-                let date = row.date(2)
-                let cardKey = row.slice(3)
-                if cardKey == nil { row.fail("missing_column:card_key") }
+            try readCSV(file, InfoCardColumn.self) { row, account in
+                let id = row.slice(InfoCardColumn.id)
+                if id == nil { row.failMissing(InfoCardColumn.id) }
+                let relationshipID = row.slice(InfoCardColumn.relationshipID)
+                if relationshipID == nil { row.failMissing(InfoCardColumn.relationshipID) }
+                let date = row.date(InfoCardColumn.localDate)
+                let cardKey = row.slice(InfoCardColumn.cardKey)
+                if cardKey == nil { row.failMissing(InfoCardColumn.cardKey) }
                 guard row.rejectReason == nil, let id, let relationshipID, let date, let cardKey else { return }
                 guard let relationship = relationship(relationshipID) else {
                     row.fail("unknown_relationship")

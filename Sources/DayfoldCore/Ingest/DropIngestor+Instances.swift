@@ -17,15 +17,6 @@ extension DropIngestor {
     static func idempotencyKey(
         _ relationship: Int, _ date: LocalDate, _ kind: ArraySlice<UInt8>, _ sourceKey: ArraySlice<UInt8>
     ) -> UInt64 {
-        kind.withUnsafeBufferPointer { kind in
-            sourceKey.withUnsafeBufferPointer { idempotencyKey(relationship, date, kind, $0) }
-        }
-    }
-
-    static func idempotencyKey(
-        _ relationship: Int, _ date: LocalDate, _ kind: UnsafeBufferPointer<UInt8>,
-        _ sourceKey: UnsafeBufferPointer<UInt8>
-    ) -> UInt64 {
         var key = Fingerprint()
         key.combine(Int64(relationship))
         key.combine(Int64(date.days))
@@ -34,28 +25,34 @@ extension DropIngestor {
         return key.value
     }
 
-    /// Registers a task id (new ids start as `.none`); `hash` as `ByteKeyTable.intern` takes it.
-    func taskIDKey(_ id: ArraySlice<UInt8>, hash: UInt64? = nil) -> Int32 {
-        id.withUnsafeBufferPointer { taskIDKey($0, hash: hash) }
+    /// As `idempotencyKey(_:_:_:_:)`, for kind and source key read in place
+    /// (fields of `bytes`).
+    static func idempotencyKey(
+        _ relationship: Int, _ date: LocalDate, _ bytes: [UInt8], kind: Range<Int>, sourceKey: Range<Int>
+    ) -> UInt64 {
+        var key = Fingerprint()
+        key.combine(Int64(relationship))
+        key.combine(Int64(date.days))
+        key.combine(bytes, field: kind)
+        key.combine(bytes, field: sourceKey)
+        return key.value
     }
 
-    /// As `taskIDKey(_:hash:)`, for an id read in place.
-    func taskIDKey(_ id: UnsafeBufferPointer<UInt8>, hash: UInt64? = nil) -> Int32 {
+    /// Registers a task id (new ids start as `.none`); `hash` as `ByteKeyTable.intern` takes it.
+    func taskIDKey(_ id: ArraySlice<UInt8>, hash: UInt64? = nil) -> Int32 {
         let (key, isNew) = taskIDs.intern(id, hash: hash)
         if isNew { taskOfID.append(.none) }
         return key
     }
 
+    /// As `taskIDKey(_:hash:)`, for the id `bytes[field]` read in place.
+    func taskIDKey(_ bytes: [UInt8], field: Range<Int>, hash: UInt64? = nil) -> Int32 {
+        let (key, isNew) = taskIDs.intern(bytes, field: field, hash: hash)
+        if isNew { taskOfID.append(.none) }
+        return key
+    }
+
     func readInstances() throws {
-        let spec = columns([
-            ("id", true), ("relationship_id", true), ("local_date", true), ("timezone", true), ("task_kind", true),
-            ("source_key", true), ("status", true), ("action_schema", false),
-            ("starts_at", false), ("due_at", false), ("generated_at", false), ("completed_at", false),
-            ("canceled_at", false), ("superseded_at", false),
-            ("workspace_id", false), ("source_context", false), ("source_type", false), ("source_id", false),
-            ("source_revision", false), ("source_child_key", false), ("priority", false), ("sort_key", false),
-            ("snapshot", false), ("completion_summary", false),
-        ])
         var candidates: [InstanceCandidate] = []
         var keys = FingerprintMap()
         let expected = expectedRows(layout.instances, bytesPerRow: 500)
@@ -91,58 +88,61 @@ extension DropIngestor {
             if let key = row.key { keys.prefetch(key) }
         }
         for file in layout.instances {
-            try readCSV(file, kind: "instances", columns: spec, prepare: prepare, ahead: ahead) {
+            try readCSV(file, InstanceColumn.self, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
-                // The fields are read in place, in the record's buffer held
-                // open while the row is decided (slices retained and released it).
-                row.record.bytes.withUnsafeBufferPointer { buffer in
-                    func field(_ column: Int) -> UnsafeBufferPointer<UInt8>? {
-                        row.range(column).map { UnsafeBufferPointer(rebasing: buffer[$0]) }
-                    }
-                    // The first problem found is the reject reason: each check
-                    // returns at once. (Unwrapping the fields together kept them
-                    // in a tuple of optionals, destroyed through the runtime.)
-                    guard let id = field(0) else { return row.fail("missing_column:id") }
-                    guard row.has(1) else { return row.fail("missing_column:relationship_id") }
-                    guard let date = prepared?.date ?? row.date(2) else { return }
-                    guard let zoneName = field(3) else { return row.fail("missing_column:timezone") }
-                    let zoneKey = recentZones.value(for: zoneName) {
-                        let (zoneKey, isNewZone) = zoneNames.intern(zoneName)
-                        if isNewZone {
-                            zoneOfName.append(drop.zones.id(named: String(decoding: zoneName, as: UTF8.self)))
-                        }
-                        return zoneKey
-                    }
-                    guard let zone = zoneOfName[Int(zoneKey)] else {
-                        return row.fail("unknown_timezone:timezone")
-                    }
-                    guard let kind = field(4) else { return row.fail("missing_column:task_kind") }
-                    guard row.has(5) else { return row.fail("missing_column:source_key") }
-                    guard let status = prepared?.status ?? row.status(6) else { return }
-                    if prepared?.instantsValid != true {
-                        for column in InstanceFields.instantColumns { _ = row.instant(column) }
-                        if row.rejectReason != nil { return }
-                    }
-                    guard let relationship = prepared?.relationship ?? relationship(row.slice(1)) else {
-                        row.fail("unknown_relationship")
-                        return
-                    }
-                    let schema =
-                        field(7).map { text in recentSchemas.value(for: text) { schema(Array(text)[...]) } }
-                        ?? schema(nil)
-                    if !schema.valid { invalidSchemas += 1 }
-                    let key = keys.intern(
-                        prepared?.key
-                            ?? DropIngestor.idempotencyKey(
-                                relationship, date, kind, field(5) ?? UnsafeBufferPointer(start: nil, count: 0))
-                    ).index
-                    candidates.append(
-                        InstanceCandidate(
-                            idKey: taskIDKey(id, hash: prepared?.idHash), idempotencyKey: key,
-                            relationship: relationship, date: date, zone: zone,
-                            kind: recentKinds.value(for: kind) { kinds.intern(kind) }, status: status,
-                            schema: schema, account: account))
+                // The fields are ranges of the record's bytes, read in place
+                // (slices retained and released the buffer).
+                let bytes = row.record.bytes
+                func field(_ column: Int) -> Range<Int>? { row.range(column) }
+                // The first problem found is the reject reason: each check
+                // returns at once. (Unwrapping the fields together kept them
+                // in a tuple of optionals, destroyed through the runtime.)
+                guard let id = field(0) else { return row.failMissing(InstanceColumn.id) }
+                guard row.has(InstanceColumn.relationshipID) else {
+                    return row.failMissing(InstanceColumn.relationshipID)
                 }
+                guard let date = prepared?.date ?? row.date(InstanceColumn.localDate) else { return }
+                guard let zoneName = field(3) else { return row.failMissing(InstanceColumn.timezone) }
+                let zoneKey = recentZones.value(for: bytes, field: zoneName) {
+                    let (zoneKey, isNewZone) = zoneNames.intern(bytes, field: zoneName)
+                    if isNewZone {
+                        zoneOfName.append(drop.zones.id(named: String(decoding: bytes[zoneName], as: UTF8.self)))
+                    }
+                    return zoneKey
+                }
+                guard let zone = zoneOfName[Int(zoneKey)] else {
+                    return row.fail("unknown_timezone:timezone")
+                }
+                guard let kind = field(4) else { return row.failMissing(InstanceColumn.taskKind) }
+                guard row.has(InstanceColumn.sourceKey) else { return row.failMissing(InstanceColumn.sourceKey) }
+                guard let status = prepared?.status ?? row.status(InstanceColumn.status) else { return }
+                if prepared?.instantsValid != true {
+                    for column in InstanceColumn.checkedInstants { _ = row.instant(column) }
+                    if row.rejectReason != nil { return }
+                }
+                guard
+                    let relationship = prepared?.relationship ?? relationship(row.slice(InstanceColumn.relationshipID))
+                else {
+                    row.fail("unknown_relationship")
+                    return
+                }
+                let schema =
+                    field(7).map { text in
+                        recentSchemas.value(for: bytes, field: text) { schema(Array(bytes[text])[...]) }
+                    } ?? schema(nil)
+                if !schema.valid { invalidSchemas += 1 }
+                let key = keys.intern(
+                    prepared?.key
+                        ?? DropIngestor.idempotencyKey(
+                            relationship, date, bytes, kind: kind, sourceKey: field(5) ?? 0..<0)
+                ).index
+                candidates.append(
+                    InstanceCandidate(
+                        idKey: taskIDKey(bytes, field: id, hash: prepared?.idHash), idempotencyKey: key,
+                        relationship: relationship, date: date, zone: zone,
+                        kind: recentKinds.value(for: bytes, field: kind) { kinds.intern(bytes, field: kind) },
+                        status: status,
+                        schema: schema, account: account))
             }
         }
         drop.invalidSchemaRows = invalidSchemas
@@ -219,9 +219,6 @@ extension DropIngestor {
 /// `instantsValid` false) means "not taken": the reading thread works it out
 /// itself, which is also how a bad field gets its reject reason in column order.
 struct InstanceFields: Sendable {
-    /// `readInstances`' columns 8–13: instants that are only checked.
-    static let instantColumns = 8...13
-
     var idHash: UInt64?
     var relationship: Int?
     var date: LocalDate?
@@ -232,20 +229,22 @@ struct InstanceFields: Sendable {
 
     static func preparing(_ relationships: RelationshipLookup) -> @Sendable (CSVPeek) -> InstanceFields {
         { row in
-            // Fields read in place (`CSVPeek.field`): no slice of the batch's
+            // Fields read in place (`CSVPeek`): no slice of the batch's
             // buffer to retain and release.
             var fields = InstanceFields()
-            fields.idHash = row.field(0).map(ByteKeyTable.hash)
-            fields.relationship = row.relationship(1, in: relationships)
-            fields.date = row.field(2).flatMap { LocalDate.parseInput($0, 0, $0.count) }
-            fields.status = row.field(6).flatMap(TaskStatus.named)
-            fields.instantsValid = instantColumns.allSatisfy { column in
-                row.field(column).map { InstantParser.parseInput($0, 0, $0.count) != nil } ?? true
+            fields.idHash = row.hash(InstanceColumn.id)
+            fields.relationship = row.relationship(InstanceColumn.relationshipID, in: relationships)
+            fields.date = row.date(InstanceColumn.localDate)
+            fields.status = row.status(InstanceColumn.status)
+            fields.instantsValid = InstanceColumn.checkedInstants.allSatisfy { column in
+                row.field(column) == nil || row.instant(column) != nil
             }
-            if let relationship = fields.relationship, let date = fields.date, let kind = row.field(4),
-                let sourceKey = row.field(5)
+            if let relationship = fields.relationship, let date = fields.date,
+                let kind = row.field(InstanceColumn.taskKind),
+                let sourceKey = row.field(InstanceColumn.sourceKey)
             {
-                fields.key = DropIngestor.idempotencyKey(relationship, date, kind, sourceKey)
+                fields.key = DropIngestor.idempotencyKey(
+                    relationship, date, row.bytes, kind: kind, sourceKey: sourceKey)
             }
             return fields
         }

@@ -10,12 +10,6 @@ extension DropIngestor {
         var account: Int
     }
 
-    static let journalColumns = columns([
-        ("entry_id", true), ("user_id", true), ("cooked_at", true), ("revision", true), ("portion", false),
-        ("energy_kcal", false), ("protein_g", false), ("carbs_g", false), ("fat_g", false), ("deleted", false),
-        ("recipe_id", false), ("title", false),
-    ])
-
     func readJournal() throws {
         var candidates: [JournalCandidate] = []
         candidates.reserveCapacity(roomForRows(layout.journal, shortestRow: 100))
@@ -29,15 +23,21 @@ extension DropIngestor {
                 // The first problem found is the reject reason: each check
                 // returns at once (unwrapping the fields together kept them
                 // in a tuple of optionals, destroyed through the runtime).
-                guard let entryID = row.slice(0) else { return row.fail("missing_column:entry_id") }
-                guard let userBytes = row.slice(1) else { return row.fail("missing_column:user_id") }
-                guard let cooked = row.instant(2), let revision = row.integer(3) else { return }
-                let portion = row.number(4) ?? 1.0
-                let energy = row.number(5)
-                let protein = row.number(6)
-                let carbs = row.number(7)
-                let fat = row.number(8)
-                let deleted = row.bool(9) ?? false
+                guard let entryID = row.slice(JournalColumn.entryID) else {
+                    return row.failMissing(JournalColumn.entryID)
+                }
+                guard let userBytes = row.slice(JournalColumn.userID) else {
+                    return row.failMissing(JournalColumn.userID)
+                }
+                guard let cooked = row.instant(JournalColumn.cookedAt),
+                    let revision = row.integer(JournalColumn.revision)
+                else { return }
+                let portion = row.number(JournalColumn.portion) ?? 1.0
+                let energy = row.number(JournalColumn.energyKcal)
+                let protein = row.number(JournalColumn.proteinG)
+                let carbs = row.number(JournalColumn.carbsG)
+                let fat = row.number(JournalColumn.fatG)
+                let deleted = row.bool(JournalColumn.deleted) ?? false
                 guard row.rejectReason == nil else { return }
                 let userIndex = journalUsers.intern(userBytes)
                 if self.isAfterAsOf(cooked.instant) {
@@ -56,7 +56,7 @@ extension DropIngestor {
             if file.relativePath.hasSuffix(".sqlite") {
                 try readJournalDatabase(file, handle)
             } else {
-                try readCSV(file, kind: "journal", columns: DropIngestor.journalColumns, handle)
+                try readCSV(file, JournalColumn.self, handle)
             }
         }
         var winner = [Int](repeating: -1, count: entryIDs.count)
@@ -78,8 +78,8 @@ extension DropIngestor {
     /// A journal in SQLite: table `journal_entries`; `line` is the rowid and
     /// `raw` a JSON object of the row (SPEC §9).
     private func readJournalDatabase(_ file: DropLayout.File, _ handle: (inout CSVRow, Int) throws -> Void) throws {
-        let account = openAccount(file, kind: "journal")
-        let columnSpec = DropIngestor.journalColumns
+        let account = openAccount(file, kind: JournalColumn.kind)
+        let columnSpec = JournalColumn.readerColumns
         do {
             let database = try SQLiteDatabase(path: file.absolutePath)
             let names = try database.columnNames(table: "journal_entries")
@@ -110,7 +110,7 @@ extension DropIngestor {
                     try handle(&row, account)
                 }
                 if let reason = row.rejectReason {
-                    reject(file.relativePath, record.line, "journal", reason, record.raw, account: account)
+                    reject(file.relativePath, record.line, JournalColumn.kind, reason, record.raw, account: account)
                 } else if let fate = row.fate {
                     count(account, fate)
                 }

@@ -20,18 +20,14 @@ extension DropIngestor {
     func readRelationships() throws {
         guard let file = layout.relationships else { return }
         var candidates: [(key: String, account: Int, value: Relationship)] = []
-        let spec = columns([
-            ("relationship_id", true), ("client_user_id", true), ("coach_user_id", false), ("workspace_id", false),
-            ("status", false), ("started_on", false), ("ended_on", false),
-        ])
-        try readCSV(file, kind: "relationships", columns: spec) { row, account in
-            let id = row.text(0)
-            let client = row.text(1)
-            let coach = row.text(2)
-            let workspace = row.text(3)
-            let status = row.choice(4, .relationshipStatus)
-            let started = row.date(5)
-            let ended = row.date(6)
+        try readCSV(file, RelationshipColumn.self) { row, account in
+            let id = row.text(RelationshipColumn.relationshipID)
+            let client = row.text(RelationshipColumn.clientUserID)
+            let coach = row.text(RelationshipColumn.coachUserID)
+            let workspace = row.text(RelationshipColumn.workspaceID)
+            let status = row.choice(RelationshipColumn.status, .relationshipStatus)
+            let started = row.date(RelationshipColumn.startedOn)
+            let ended = row.date(RelationshipColumn.endedOn)
             guard row.rejectReason == nil, let id, let client else { return }
             candidates.append(
                 (
@@ -50,16 +46,15 @@ extension DropIngestor {
     func readTimezones() throws {
         guard let file = layout.timezones else { return }
         var candidates: [(key: String, account: Int, value: (String, TimezoneRow))] = []
-        let spec = columns([("user_id", true), ("timezone", true), ("effective_from", true)])
-        try readCSV(file, kind: "timezones", columns: spec) { row, account in
-            let user = row.text(0)
-            let zoneName = row.text(1)
+        try readCSV(file, TimezoneColumn.self) { row, account in
+            let user = row.text(TimezoneColumn.userID)
+            let zoneName = row.text(TimezoneColumn.timezone)
             var zone: ZoneID?
             if let zoneName {
                 zone = drop.zones.id(named: zoneName)
                 if zone == nil { row.fail("unknown_timezone:timezone") }
             }
-            let from = row.instant(2)
+            let from = row.instant(TimezoneColumn.effectiveFrom)
             guard row.rejectReason == nil, let user, let zone, let from else { return }
             candidates.append(
                 (
@@ -76,16 +71,13 @@ extension DropIngestor {
     func readGoals() throws {
         guard let file = layout.goals else { return }
         var candidates: [(key: String, account: Int, value: Goal)] = []
-        let spec = columns([
-            ("user_id", true), ("metric", true), ("target", true), ("provenance", true), ("effective_on", true),
-        ])
-        try readCSV(file, kind: "goals", columns: spec) { row, account in
-            let user = row.text(0)
-            let metric = row.text(1)
+        try readCSV(file, GoalColumn.self) { row, account in
+            let user = row.text(GoalColumn.userID)
+            let metric = row.text(GoalColumn.metric)
             if let metric, Metric(rawValue: metric) == nil { row.fail("unknown_metric:metric") }
-            let target = row.number(2)
-            let provenance = row.choice(3, .goalProvenance)
-            let effective = row.date(4)
+            let target = row.number(GoalColumn.target)
+            let provenance = row.choice(GoalColumn.provenance, .goalProvenance)
+            let effective = row.date(GoalColumn.effectiveOn)
             guard row.rejectReason == nil, let user, let metric, let target, let provenance, let effective else {
                 return
             }
@@ -103,10 +95,9 @@ extension DropIngestor {
     func readPreferences() throws {
         guard let file = layout.preferences else { return }
         var candidates: [(key: String, account: Int, value: (String, String))] = []
-        let spec = columns([("user_id", true), ("progress_source", false)])
-        try readCSV(file, kind: "preferences", columns: spec) { row, account in
-            let user = row.text(0)
-            let source = row.choice(1, .preferenceSource) ?? "LOCAL_JOURNAL"
+        try readCSV(file, PreferenceColumn.self) { row, account in
+            let user = row.text(PreferenceColumn.userID)
+            let source = row.choice(PreferenceColumn.progressSource, .preferenceSource) ?? "LOCAL_JOURNAL"
             guard row.rejectReason == nil, let user else { return }
             candidates.append((user, account, (user, source)))
         }

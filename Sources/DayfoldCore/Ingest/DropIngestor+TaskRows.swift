@@ -2,11 +2,6 @@
 /// the same reject → ignore → duplicate → accepted path (SPEC §1.3, §9).
 extension DropIngestor {
     func readStatusEvents() throws {
-        let spec = columns([
-            ("id", true), ("daily_task_instance_id", true), ("relationship_id", true), ("device_id", false),
-            ("client_operation_id", false), ("to_status", true), ("occurred_at", true), ("reason", false),
-            ("from_status", false), ("note", false), ("actor_user_id", false), ("metadata", false),
-        ])
         var dedup = TaskRowDeduplicator()
         dedup.reserve(expectedRows(layout.statusEvents, bytesPerRow: 300))
         if options.retainRows {
@@ -16,21 +11,21 @@ extension DropIngestor {
         }
         // Skip reasons are a small vocabulary: one shared String each.
         var eventReasons = ByteInterner()
-        let prepare = TaskRowFields.preparing(relationshipLookup, statusColumn: 5)
+        let prepare = TaskRowFields.preparing(relationshipLookup, statusColumn: StatusEventColumn.toStatus)
         let ahead = { self.prefetch($0, &dedup) }
         for file in layout.statusEvents {
-            try readCSV(file, kind: "status_events", columns: spec, prepare: prepare, ahead: ahead) {
+            try readCSV(file, StatusEventColumn.self, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
-                guard referencesTask(&row), let status = prepared?.status ?? row.status(5),
-                    let occurred = prepared?.instant ?? row.instant(6)
+                guard referencesTask(&row), let status = prepared?.status ?? row.status(StatusEventColumn.toStatus),
+                    let occurred = prepared?.instant ?? row.instant(StatusEventColumn.occurredAt)
                 else { return }
                 guard let task = decideTaskRow(at: occurred.instant, &row, &dedup, prepared) else { return }
-                if options.retainRows, let id = row.slice(0) {
+                if options.retainRows, let id = row.slice(StatusEventColumn.id) {
                     drop.events.append(
                         StatusEvent(
                             id: drop.eventIDs.append(id), task: task, toStatus: status,
                             occurredAt: occurred.instant, offsetSeconds: occurred.offsetSeconds,
-                            reason: row.slice(7).map { eventReasons.string($0) }))
+                            reason: row.slice(StatusEventColumn.reason).map { eventReasons.string($0) }))
                 }
             }
         }
@@ -42,16 +37,16 @@ extension DropIngestor {
     /// together kept them in an aggregate of optionals, destroyed through
     /// the runtime for every row.
     private func referencesTask(_ row: inout CSVRow) -> Bool {
-        guard row.has(0) else {
-            row.fail("missing_column:id")
+        guard row.has(StatusEventColumn.id) else {
+            row.failMissing(StatusEventColumn.id)
             return false
         }
-        guard row.has(1) else {
-            row.fail("missing_column:daily_task_instance_id")
+        guard row.has(StatusEventColumn.dailyTaskInstanceID) else {
+            row.failMissing(StatusEventColumn.dailyTaskInstanceID)
             return false
         }
-        guard row.has(2) else {
-            row.fail("missing_column:relationship_id")
+        guard row.has(StatusEventColumn.relationshipID) else {
+            row.failMissing(StatusEventColumn.relationshipID)
             return false
         }
         return true
@@ -72,7 +67,7 @@ extension DropIngestor {
         }
         // Keys are kept as 64-bit fingerprints (as health samples are): one
         // probe of a flat table each, 8 bytes per accepted row.
-        let idKey = prepared?.idKey ?? TaskRowDeduplicator.idKey(row.slice(0) ?? [])
+        let idKey = prepared?.idKey ?? TaskRowDeduplicator.idKey(row.slice(StatusEventColumn.id) ?? [])
         if dedup.ids.contains(idKey) {
             row.fate = .duplicate
             return nil
@@ -80,10 +75,12 @@ extension DropIngestor {
         var retry: UInt64?
         // Whether the row has an operation is asked without taking its bytes:
         // the preparing thread usually made the key already.
-        if row.has(4) {
+        if row.has(StatusEventColumn.clientOperationID) {
             let key =
                 prepared?.retryKey
-                ?? TaskRowDeduplicator.retryKey(drop.tasks[task].relationship, row.slice(3), row.slice(4) ?? [])
+                ?? TaskRowDeduplicator.retryKey(
+                    drop.tasks[task].relationship, row.slice(StatusEventColumn.deviceID),
+                    row.slice(StatusEventColumn.clientOperationID) ?? [])
             if dedup.retries.contains(key) {
                 row.fate = .duplicate
                 return nil
@@ -108,7 +105,8 @@ extension DropIngestor {
     /// (unknown task, relationship mismatch); `.some(nil)` when the task is ignored.
     private func resolveTask(_ row: inout CSVRow, _ prepared: TaskRowFields?) -> Int?? {
         let reference =
-            row.slice(1).flatMap { taskIDs.find($0, hash: prepared?.taskHash) }.map { taskOfID[Int($0)] } ?? .none
+            row.slice(StatusEventColumn.dailyTaskInstanceID).flatMap { taskIDs.find($0, hash: prepared?.taskHash) }.map
+        { taskOfID[Int($0)] } ?? .none
         let owner: Int
         switch reference {
         case .none:
@@ -117,7 +115,7 @@ extension DropIngestor {
         case .accepted(_, let relationship): owner = relationship
         case .ignored(let relationship): owner = relationship
         }
-        guard (prepared?.relationship ?? relationship(row.slice(2))) == owner else {
+        guard (prepared?.relationship ?? relationship(row.slice(StatusEventColumn.relationshipID))) == owner else {
             row.fail("relationship_mismatch")
             return nil
         }
@@ -126,22 +124,18 @@ extension DropIngestor {
     }
 
     func readValueEntries() throws {
-        let spec = columns([
-            ("id", true), ("daily_task_instance_id", true), ("relationship_id", true), ("device_id", false),
-            ("client_operation_id", false), ("value", true), ("recorded_at", true), ("status", false),
-        ])
         var dedup = TaskRowDeduplicator()
         dedup.reserve(expectedRows(layout.valueEntries, bytesPerRow: 240))
         if options.retainRows { drop.valueEntries.reserveCapacity(roomForRows(layout.valueEntries, shortestRow: 120)) }
-        let prepare = TaskRowFields.preparing(relationshipLookup, numberColumn: 5)
+        let prepare = TaskRowFields.preparing(relationshipLookup, numberColumn: ValueEntryColumn.value)
         let ahead = { self.prefetch($0, &dedup) }
         for file in layout.valueEntries {
-            try readCSV(file, kind: "value_entries", columns: spec, prepare: prepare, ahead: ahead) {
+            try readCSV(file, ValueEntryColumn.self, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
                 guard referencesTask(&row) else { return }
-                if prepared?.numberValid != true { _ = row.number(5) }
-                let recorded = prepared?.instant ?? row.instant(6)
-                let status = row.choice(7, .valueEntryStatus) ?? "ACCEPTED"
+                if prepared?.numberValid != true { _ = row.number(ValueEntryColumn.value) }
+                let recorded = prepared?.instant ?? row.instant(ValueEntryColumn.recordedAt)
+                let status = row.choice(ValueEntryColumn.status, .valueEntryStatus) ?? "ACCEPTED"
                 guard row.rejectReason == nil, let recorded else { return }
                 guard let task = decideTaskRow(at: recorded.instant, &row, &dedup, prepared) else { return }
                 if options.retainRows {
@@ -163,12 +157,15 @@ struct TaskRowDeduplicator {
     var retries = FingerprintSet()
 
     static func idKey(_ id: ArraySlice<UInt8>) -> UInt64 {
-        id.withUnsafeBufferPointer(idKey)
-    }
-
-    static func idKey(_ id: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var key = Fingerprint()
         key.combine(id)
+        return key.value
+    }
+
+    /// As `idKey(_:)`, for field `column` of a row being prepared.
+    static func idKey(_ row: CSVPeek, _ column: Int) -> UInt64 {
+        var key = Fingerprint()
+        row.combine(column, into: &key)
         return key.value
     }
 
@@ -179,19 +176,20 @@ struct TaskRowDeduplicator {
     static func retryKey(_ relationship: Int, _ device: ArraySlice<UInt8>?, _ operation: ArraySlice<UInt8>)
         -> UInt64
     {
-        operation.withUnsafeBufferPointer { operation in
-            guard let device else { return retryKey(relationship, nil, operation) }
-            return device.withUnsafeBufferPointer { retryKey(relationship, $0, operation) }
-        }
-    }
-
-    static func retryKey(
-        _ relationship: Int, _ device: UnsafeBufferPointer<UInt8>?, _ operation: UnsafeBufferPointer<UInt8>
-    ) -> UInt64 {
         var key = Fingerprint()
         key.combine(Int64(relationship))
         key.combine(device)
         key.combine(operation)
+        return key.value
+    }
+
+    /// As `retryKey(_:_:_:)`, for the device and operation columns of a row
+    /// being prepared (the operation is not NULL).
+    static func retryKey(_ relationship: Int, _ row: CSVPeek, device: Int, operation: Int) -> UInt64 {
+        var key = Fingerprint()
+        key.combine(Int64(relationship))
+        row.combine(device, into: &key)
+        row.combine(operation, into: &key)
         return key.value
     }
 
@@ -216,27 +214,32 @@ struct TaskRowFields: Sendable {
     var instant: ParsedInstant?
     var numberValid = false
 
-    /// Columns 0–2 and 3–4 as `readStatusEvents`/`readValueEntries` list
-    /// them; column 6 is the instant; `statusColumn` or `numberColumn` is
-    /// the kind's own value.
+    /// The leading columns (id, task, relationship, device, operation) and
+    /// the instant are at the same places in status events and value
+    /// entries (`StatusEventColumn.sharedWithValueEntries`; a test holds
+    /// them there), so both are read through `StatusEventColumn`;
+    /// `statusColumn` or `numberColumn` is the kind's own value.
     static func preparing(
-        _ relationships: RelationshipLookup, statusColumn: Int? = nil, numberColumn: Int? = nil
+        _ relationships: RelationshipLookup, statusColumn: StatusEventColumn? = nil,
+        numberColumn: ValueEntryColumn? = nil
     ) -> @Sendable (CSVPeek) -> TaskRowFields {
         { row in
             // Fields read in place (`CSVPeek.field`): a slice of the batch's
             // buffer retained and released it, several times a row.
             var fields = TaskRowFields()
-            fields.taskHash = row.field(1).map(ByteKeyTable.hash)
-            fields.relationship = row.relationship(2, in: relationships)
-            fields.idKey = row.field(0).map(TaskRowDeduplicator.idKey)
-            if let relationship = fields.relationship, let operation = row.field(4) {
-                fields.retryKey = TaskRowDeduplicator.retryKey(relationship, row.field(3), operation)
+            fields.taskHash = row.hash(StatusEventColumn.dailyTaskInstanceID)
+            fields.relationship = row.relationship(StatusEventColumn.relationshipID, in: relationships)
+            fields.idKey =
+                row.field(StatusEventColumn.id) == nil
+                ? nil : TaskRowDeduplicator.idKey(row, StatusEventColumn.id.rawValue)
+            if let relationship = fields.relationship, row.field(StatusEventColumn.clientOperationID) != nil {
+                fields.retryKey = TaskRowDeduplicator.retryKey(
+                    relationship, row, device: StatusEventColumn.deviceID.rawValue,
+                    operation: StatusEventColumn.clientOperationID.rawValue)
             }
-            fields.instant = row.field(6).flatMap { InstantParser.parseInput($0, 0, $0.count) }
-            if let statusColumn { fields.status = row.field(statusColumn).flatMap(TaskStatus.named) }
-            if let numberColumn, let value = row.field(numberColumn) {
-                if case .value = parseInputNumber(value, 0, value.count) { fields.numberValid = true }
-            }
+            fields.instant = row.instant(StatusEventColumn.occurredAt)
+            if let statusColumn { fields.status = row.status(statusColumn) }
+            if let numberColumn, case .value = row.number(numberColumn) { fields.numberValid = true }
             return fields
         }
     }

@@ -11,11 +11,6 @@ extension DropIngestor {
             var key: Int32
             var account: Int
         }
-        let spec = columns([
-            ("id", true), ("relationship_id", true), ("assignment_id", true), ("program_day_id", true),
-            ("local_date", true), ("status", true), ("started_at", false), ("completed_at", false),
-            ("updated_at", false),
-        ])
         var candidates: [LogCandidate] = []
         // The logs are the instance keys' last user: the table is taken, not
         // shared, so adding the logs' keys does not copy it (tens of MB).
@@ -23,18 +18,18 @@ extension DropIngestor {
         instanceKeys = FingerprintMap()
         let workout = ArraySlice(Array("WORKOUT".utf8))
         for file in layout.workoutLogs {
-            try readCSV(file, kind: "workout_logs", columns: spec) { row, account in
-                let id = row.slice(0)
-                if id == nil { row.fail("missing_column:id") }
-                let relationshipID = row.slice(1)
-                if relationshipID == nil { row.fail("missing_column:relationship_id") }
-                let assignment = row.text(2)
-                let programDay = row.text(3)
-                let date = row.date(4)
-                let status = row.choice(5, .workoutLogStatus).flatMap(TaskStatus.init(rawValue:))
-                let started = row.instant(6)
-                let completed = row.instant(7)
-                let updated = row.instant(8)
+            try readCSV(file, WorkoutLogColumn.self) { row, account in
+                let id = row.slice(WorkoutLogColumn.id)
+                if id == nil { row.failMissing(WorkoutLogColumn.id) }
+                let relationshipID = row.slice(WorkoutLogColumn.relationshipID)
+                if relationshipID == nil { row.failMissing(WorkoutLogColumn.relationshipID) }
+                let assignment = row.text(WorkoutLogColumn.assignmentID)
+                let programDay = row.text(WorkoutLogColumn.programDayID)
+                let date = row.date(WorkoutLogColumn.localDate)
+                let status = row.choice(WorkoutLogColumn.status, .workoutLogStatus).flatMap(TaskStatus.init(rawValue:))
+                let started = row.instant(WorkoutLogColumn.startedAt)
+                let completed = row.instant(WorkoutLogColumn.completedAt)
+                let updated = row.instant(WorkoutLogColumn.updatedAt)
                 guard row.rejectReason == nil, let id, let relationshipID, let assignment, let programDay, let date,
                     let status
                 else { return }

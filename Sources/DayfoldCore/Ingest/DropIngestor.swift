@@ -191,20 +191,21 @@ public final class DropIngestor {
 
     /// Reads a CSV file with deferred fates: `body` returns a candidate or nil
     /// (rejected); the caller counts the candidates' fates later.
-    func readCSV(
-        _ file: DropLayout.File, kind: String, columns: [CSVSource.Column], _ body: (inout CSVRow, Int) throws -> Void
+    func readCSV<Kind: ExportColumns>(
+        _ file: DropLayout.File, _ kind: Kind.Type, _ body: (inout CSVRow, Int) throws -> Void
     ) throws {
-        try readCSV(file, kind: kind, columns: columns, prepare: nil as (@Sendable (CSVPeek) -> Bool)?) {
-            row, account, _ in try body(&row, account)
+        try readCSV(file, kind, prepare: nil as (@Sendable (CSVPeek) -> Bool)?) { row, account, _ in
+            try body(&row, account)
         }
     }
 
     /// Reads a file with per-row work done on a preparing thread (see `CSVSource.read`).
-    func readCSV<Prepared: Sendable>(
-        _ file: DropLayout.File, kind: String, columns: [CSVSource.Column],
-        prepare: (@Sendable (CSVPeek) -> Prepared)?, ahead: ((Prepared) -> Void)? = nil,
-        _ body: (inout CSVRow, Int, Prepared?) throws -> Void
+    func readCSV<Kind: ExportColumns, Prepared: Sendable>(
+        _ file: DropLayout.File, _: Kind.Type, prepare: (@Sendable (CSVPeek) -> Prepared)?,
+        ahead: ((Prepared) -> Void)? = nil, _ body: (inout CSVRow, Int, Prepared?) throws -> Void
     ) throws {
+        let kind = Kind.kind
+        let columns = Kind.readerColumns
         let account = openAccount(file, kind: kind)
         var fileAccount = drop.accounts[account]
         var rejects: [RejectedRecord] = []
@@ -257,8 +258,4 @@ public final class DropIngestor {
     func roomForRows(_ files: [DropLayout.File], shortestRow: Int) -> Int {
         Int(csvBytes(files, zstdRatio: 6)) / shortestRow
     }
-}
-
-func columns(_ spec: [(String, Bool)]) -> [CSVSource.Column] {
-    spec.map { CSVSource.Column(name: $0.0, required: $0.1) }
 }

@@ -14,12 +14,15 @@ enum HealthTypes {
         return table
     }()
 
-    static func metric(forType type: UnsafeBufferPointer<UInt8>) -> Metric? {
-        index(forType: type).map { metrics[$0] }
+    /// The metric of the type named by the field `bytes[field]`, or nil for another type.
+    static func metric(forType bytes: [UInt8], field: Range<Int>) -> Metric? {
+        index(forType: bytes, field: field).map { metrics[$0] }
     }
 
     /// The type's position among the types read (0–6), or nil for another type.
-    static func index(forType type: UnsafeBufferPointer<UInt8>) -> Int? { table.find(type).map(Int.init) }
+    static func index(forType bytes: [UInt8], field: Range<Int>) -> Int? {
+        table.find(bytes, field: field).map(Int.init)
+    }
 
     /// The metric of the type at `index` (as `index(forType:)` gives it).
     static func metric(atIndex index: Int) -> Metric { metrics[index] }

@@ -17,11 +17,11 @@ struct RelationshipLookup: Sendable {
 
     func relationship(_ id: ArraySlice<UInt8>?) -> Int? {
         guard let id else { return nil }
-        return id.withUnsafeBufferPointer(relationship)
+        return table.find(id).map { relationshipOfKey[Int($0)] }
     }
 
-    /// As `relationship(_:)`, for an id read in place.
-    func relationship(_ id: UnsafeBufferPointer<UInt8>) -> Int? {
-        table.find(id).map { relationshipOfKey[Int($0)] }
+    /// As `relationship(_:)`, for the id `bytes[field]` read in place.
+    func relationship(_ bytes: [UInt8], field: Range<Int>) -> Int? {
+        table.find(bytes, field: field).map { relationshipOfKey[Int($0)] }
     }
 }

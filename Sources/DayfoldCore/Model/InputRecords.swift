@@ -8,46 +8,8 @@ public enum TaskStatus: String, Sendable, CaseIterable {
     case canceled = "CANCELED"
     case superseded = "SUPERSEDED"
 
-    /// Each name's length and bytes packed into two words (names are 6 to
-    /// 11 bytes): a field is matched with two integer comparisons per name
-    /// of its length. A generic byte-by-byte comparison against arrays of
-    /// the names took 1 % of a run (one status per instance and event).
-    private static let packedNames: [(length: Int, first: UInt64, rest: UInt64, status: TaskStatus)] =
-        allCases.map { status in
-            let bytes = Array(status.rawValue.utf8)
-            let (first, rest) = bytes.withUnsafeBufferPointer(pack)
-            return (bytes.count, first, rest, status)
-        }
-
-    /// Bytes 0–7 and 8–15 of `bytes` as little-endian words (bytes past the
-    /// 16th are left out: only fields of 6 to 11 bytes are packed to be matched).
-    private static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
-        var first: UInt64 = 0
-        var rest: UInt64 = 0
-        for index in 0..<min(bytes.count, 16) {
-            if index < 8 {
-                first |= UInt64(bytes[index]) << (8 * UInt64(index))
-            } else {
-                rest |= UInt64(bytes[index]) << (8 * UInt64(index - 8))
-            }
-        }
-        return (first, rest)
-    }
-
-    /// The status named exactly by `bytes`, or nil.
-    static func named(_ bytes: UnsafeBufferPointer<UInt8>) -> TaskStatus? {
-        guard bytes.count >= 6 && bytes.count <= 11 else { return nil }
-        let (first, rest) = pack(bytes)
-        for name in packedNames where name.length == bytes.count && name.first == first && name.rest == rest {
-            return name.status
-        }
-        return nil
-    }
-
-    /// The status named exactly by `bytes`, or nil.
-    static func named(_ bytes: ArraySlice<UInt8>) -> TaskStatus? {
-        bytes.withUnsafeBufferPointer(named)
-    }
+    /// The names as words a field is matched against (see `named(_:field:)`).
+    static let packedNames = PackedNames(allCases.map { ($0.rawValue, $0) })
 }
 
 public struct Relationship: Sendable {

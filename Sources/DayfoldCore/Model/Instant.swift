@@ -135,23 +135,6 @@ enum InstantParser {
         return parsed
     }
 
-    /// `parseInput` of `bytes[field]`.
-    static func parseInput(_ bytes: [UInt8], field: Range<Int>) -> ParsedInstant? {
-        bytes.withUnsafeBufferPointer { parseInput(UnsafeBufferPointer(rebasing: $0[field]), 0, field.count) }
-    }
-
-    /// Parses a whole slice. (Through its buffer: indexing the slice checked
-    /// its bounds on each of some thirty reads; every read of the parser is
-    /// guarded by `start`/`end` or by `digits`, which checks the buffer's own.)
-    static func parse(_ slice: ArraySlice<UInt8>) -> ParsedInstant? {
-        slice.withUnsafeBufferPointer { parse($0, 0, $0.count) }
-    }
-
-    /// Parses `bytes[field]`.
-    static func parse(_ bytes: [UInt8], field: Range<Int>) -> ParsedInstant? {
-        bytes.withUnsafeBufferPointer { parse(UnsafeBufferPointer(rebasing: $0[field]), 0, field.count) }
-    }
-
     private static func parseCompact<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ start: Int, _ end: Int)
         -> ParsedInstant? where Bytes.Index == Int
     {

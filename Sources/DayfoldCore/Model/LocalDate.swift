@@ -47,16 +47,6 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self = date
     }
 
-    /// Parses a whole slice (through its buffer, as `InstantParser.parse(_:)`).
-    static func parse(_ slice: ArraySlice<UInt8>) -> LocalDate? {
-        slice.withUnsafeBufferPointer { parse($0, 0, $0.count) }
-    }
-
-    /// Parses `bytes[field]`.
-    static func parse(_ bytes: [UInt8], field: Range<Int>) -> LocalDate? {
-        bytes.withUnsafeBufferPointer { parse(UnsafeBufferPointer(rebasing: $0[field]), 0, field.count) }
-    }
-
     static func parse<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ start: Int, _ end: Int) -> LocalDate?
     where Bytes.Index == Int {
         guard end - start == 10, bytes[start + 4] == 0x2D, bytes[start + 7] == 0x2D,
@@ -79,11 +69,6 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return date
     }
 
-    /// `parseInput` of `bytes[field]`.
-    static func parseInput(_ bytes: [UInt8], field: Range<Int>) -> LocalDate? {
-        bytes.withUnsafeBufferPointer { parseInput(UnsafeBufferPointer(rebasing: $0[field]), 0, field.count) }
-    }
-
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
@@ -92,7 +77,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         }
     }
 
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+    /// Days since 1970-01-01 of a proleptic Gregorian date. `package` so the
+    /// generator (DayfoldGenerate) counts days exactly as the pipeline does.
+    package static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -101,7 +88,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func civil(fromDays value: Int) -> (Int, Int, Int) {
+    /// The (year, month, day) of a day number; the inverse of `daysFromCivil`,
+    /// `package` for the same reason.
+    package static func civil(fromDays value: Int) -> (Int, Int, Int) {
         let z = value + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -26,6 +26,11 @@ struct ByteKeyTable {
         return fingerprint.value
     }
 
+    /// `hash` of the field `bytes[field]` (read in place).
+    static func hash(_ bytes: [UInt8], field: Range<Int>) -> UInt64 {
+        bytes.withUnsafeBufferPointer { hash(UnsafeBufferPointer(rebasing: $0[field])) }
+    }
+
     /// Every key, by index, as one `ByteStrings` (sharing the table's storage).
     var keys: ByteStrings { ByteStrings(bytes: arena, offsets: offsets) }
 
@@ -95,6 +100,18 @@ struct ByteKeyTable {
     /// As `find(_:hash:)`, for bytes seen through a pointer (a field read in place).
     func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64? = nil) -> Int32? {
         probe(bytes, hash ?? ByteKeyTable.hash(bytes)).found
+    }
+
+    /// `find` of the field `bytes[field]` (read in place).
+    func find(_ bytes: [UInt8], field: Range<Int>, hash: UInt64? = nil) -> Int32? {
+        bytes.withUnsafeBufferPointer { find(UnsafeBufferPointer(rebasing: $0[field]), hash: hash) }
+    }
+
+    /// `intern` of the field `bytes[field]` (read in place).
+    mutating func intern(_ bytes: [UInt8], field: Range<Int>, hash known: UInt64? = nil) -> (
+        index: Int32, isNew: Bool
+    ) {
+        bytes.withUnsafeBufferPointer { intern(UnsafeBufferPointer(rebasing: $0[field]), hash: known) }
     }
 
     /// The index of `bytes`, adding it when new; `isNew` says which.

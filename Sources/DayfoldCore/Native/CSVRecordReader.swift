@@ -87,6 +87,15 @@ public final class CSVRecord {
         return start == end ? nil : bytes[start..<end]
     }
 
+    /// Where field `index` lies in `bytes`.
+    func range(_ index: Int) -> Range<Int> { start(index)..<end(index) }
+
+    /// Whether field `index` is an acceptable id (SPEC §10), read in place.
+    func isValidID(_ index: Int) -> Bool { IDBytes.isValid(bytes, range(index)) }
+
+    /// Field `index` as an input number, read in place.
+    func number(_ index: Int) -> InputNumber { parseInputNumber(bytes, field: range(index)) }
+
     /// The record's original text as bytes (shared with its batch).
     var rawBytes: ArraySlice<UInt8> { rawSource[rawRange] }
 

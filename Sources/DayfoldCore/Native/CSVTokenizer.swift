@@ -1,4 +1,4 @@
-import CSystem
+import CKernels
 
 /// Splits CSV bytes into records and fields without copying them: a field is
 /// a byte range of the input buffer, and only a field with doubled quotes (or

@@ -1,4 +1,3 @@
-import CSystem
 import Foundation
 
 /// The SHA-256 of whole files, two files at a time on one thread.
@@ -24,7 +23,7 @@ enum FileDigests {
     /// of the page size (0 maps nothing); `paired: false` (tests, and CPUs
     /// without the SHA instructions) reads and hashes one file at a time.
     static func hex(
-        of paths: [String], window: Int = windowBytes, paired: Bool = dayfold_sha256_ni_available() != 0
+        of paths: [String], window: Int = windowBytes, paired: Bool = SHA256Hasher.pairedBlocks
     ) -> [(digest: String, size: Int)?] {
         guard paired else { return paths.map(streamed) }
         var results = inPairs(paths, window: window)
@@ -85,11 +84,7 @@ enum FileDigests {
                 guard let bytesA = a.nextBlocks, let bytesB = b.nextBlocks else {
                     preconditionFailure("a lane without a window")
                 }
-                a.hasher.compressWholeBlocks(64 * blocks) { stateA in
-                    b.hasher.compressWholeBlocks(64 * blocks) { stateB in
-                        dayfold_sha256_blocks(stateA, bytesA, stateB, bytesB, blocks)
-                    }
-                }
+                SHA256Blocks.compress(&a.hasher, bytesA, &b.hasher, bytesB, blocks: blocks)
                 a.file.position += 64 * blocks
                 b.file.position += 64 * blocks
                 lanes[0] = a
@@ -98,9 +93,7 @@ enum FileDigests {
                 let slot = lanes[0] == nil ? 1 : 0
                 let blocks = lane.blocks
                 guard let bytes = lane.nextBlocks else { preconditionFailure("a lane without a window") }
-                lane.hasher.compressWholeBlocks(64 * blocks) { state in
-                    dayfold_sha256_blocks(state, bytes, nil, nil, blocks)
-                }
+                lane.hasher.compress(bytes, blocks: blocks)
                 lane.file.position += 64 * blocks
                 lanes[slot] = lane
             }
@@ -111,7 +104,7 @@ enum FileDigests {
     private struct Lane {
         let index: Int
         var file: FileWindow
-        var hasher = SHA256Hasher()
+        var hasher = SHA256Blocks()
 
         /// Whole blocks left in the mapped window.
         var blocks: Int { (file.windowEnd - file.position) / 64 }
@@ -130,20 +123,19 @@ enum FileDigests {
             return file.map(at: file.position)
         }
 
-        /// The digest: OpenSSL takes the last partial block and the padding.
+        /// The digest, after the last partial block and the padding.
         /// nil when the file could not be mapped to its end.
         mutating func finish() -> String? {
             defer { file.close() }
             let rest = file.size - file.position
             guard rest < 64 else { return nil }
-            if rest > 0 {
-                if file.position < file.windowStart || file.position + rest > file.windowEnd {
-                    guard file.map(at: file.position - file.position % Int(getpagesize())) else { return nil }
-                }
-                guard let base = file.window?.baseAddress else { return nil }
-                hasher.update(UnsafeRawBufferPointer(start: base + (file.position - file.windowStart), count: rest))
+            guard rest > 0 else { return hasher.finishHex(tail: UnsafeRawBufferPointer(start: nil, count: 0)) }
+            if file.position < file.windowStart || file.position + rest > file.windowEnd {
+                guard file.map(at: file.position - file.position % Int(getpagesize())) else { return nil }
             }
-            return hasher.finalizeHex()
+            guard let base = file.window?.baseAddress else { return nil }
+            return hasher.finishHex(
+                tail: UnsafeRawBufferPointer(start: base + (file.position - file.windowStart), count: rest))
         }
     }
 }

@@ -28,6 +28,16 @@ struct Fingerprint {
         bytes.withUnsafeBufferPointer { combine($0) }
     }
 
+    /// `combine` of the field `bytes[field]` (read in place); nil is NULL,
+    /// as a nil slice is.
+    mutating func combine(_ bytes: [UInt8], field: Range<Int>?) {
+        guard let field else {
+            mix(0xFFFF_FFFF_FFFF_FFFF)
+            return
+        }
+        bytes.withUnsafeBufferPointer { combine(UnsafeBufferPointer(rebasing: $0[field])) }
+    }
+
     /// As `combine(_: ArraySlice<UInt8>?)`, for bytes seen through a pointer
     /// (a field read in place, with no reference to retain).
     mutating func combine(_ bytes: UnsafeBufferPointer<UInt8>?) {

@@ -18,6 +18,11 @@ struct LastKeyCache<Value> {
         return same ? value : nil
     }
 
+    /// The value stored for the field `bytes[field]`, if it is the last key.
+    func value(for bytes: [UInt8], field: Range<Int>) -> Value? {
+        bytes.withUnsafeBufferPointer { value(for: UnsafeBufferPointer(rebasing: $0[field])) }
+    }
+
     /// Makes `bytes` the last key.
     mutating func store(_ bytes: some Collection<UInt8>, _ value: Value) {
         key.removeAll(keepingCapacity: true)

@@ -31,6 +31,14 @@ struct RecentKeys<Value> {
         }
     }
 
+    /// The value for the field `bytes[field]`: kept, or made by `make` and kept.
+    mutating func value(for bytes: [UInt8], field: Range<Int>, _ make: () -> Value) -> Value {
+        bytes.withUnsafeBufferPointer { buffer in
+            let key = UnsafeBufferPointer(rebasing: buffer[field])
+            return value(for: key, make)
+        }
+    }
+
     /// Keeps `key` (when short enough) in place of the oldest key.
     mutating func store(_ key: some Collection<UInt8>, _ value: Value) {
         guard key.count <= Self.maxKeyBytes else { return }

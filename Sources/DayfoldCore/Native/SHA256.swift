@@ -1,37 +1,29 @@
 import CCrypto
-import CSystem
+import CKernels
 
-/// SHA-256 through OpenSSL's libcrypto (a well-kept implementation rather
-/// than a hand-written one).
-public struct SHA256Hasher {
-    private var context = SHA256_CTX()
+/// SHA-256 of a stream of bytes, through OpenSSL's EVP interface (a
+/// well-kept implementation rather than a hand-written one). Not copyable:
+/// it owns its OpenSSL context, freed when the hasher goes away.
+public struct SHA256Hasher: ~Copyable {
+    private let context: OpaquePointer?
 
-    public init() { SHA256_Init(&context) }
+    public init() {
+        context = EVP_MD_CTX_new()
+        if let context { EVP_DigestInit_ex(context, EVP_sha256(), nil) }
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
 
     public mutating func update(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in _ = SHA256_Update(&context, buffer.baseAddress, buffer.count) }
+        bytes.withUnsafeBytes { update($0) }
     }
 
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        _ = SHA256_Update(&context, bytes.baseAddress, bytes.count)
+        guard let context, let base = bytes.baseAddress else { return }
+        EVP_DigestUpdate(context, base, bytes.count)
     }
 
-    /// Lets code of its own compress whole 64-byte blocks into this hash
-    /// (`FileDigests`, two files side by side): `body` gets the eight state
-    /// words, and `byteCount` bytes are then counted as hashed, so `update`
-    /// and `finalizeHex` go on from there (OpenSSL pads the end). Only at a
-    /// block boundary, for whole blocks.
-    mutating func compressWholeBlocks(_ byteCount: Int, _ body: (UnsafeMutablePointer<UInt32>) -> Void) {
-        precondition(context.num == 0 && byteCount % 64 == 0, "whole blocks only, at a block boundary")
-        withUnsafeMutableBytes(of: &context.h) { words in
-            guard let state = words.baseAddress?.assumingMemoryBound(to: UInt32.self) else { return }
-            body(state)
-        }
-        let bits = (UInt64(context.Nh) << 32 | UInt64(context.Nl)) &+ UInt64(byteCount) &* 8
-        context.Nl = UInt32(truncatingIfNeeded: bits)
-        context.Nh = UInt32(truncatingIfNeeded: bits >> 32)
-    }
-
+    /// The hex digest of everything given to `update`; call once.
     public mutating func finalizeHex() -> String {
         var hex: [UInt8] = []
         finalizeHex(into: &hex)
@@ -40,9 +32,10 @@ public struct SHA256Hasher {
 
     /// Appends the hex digest to `output` (no allocation of its own).
     mutating func finalizeHex(into output: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA256_DIGEST_LENGTH)) { digest in
-            _ = SHA256_Final(digest.baseAddress, &context)
-            appendHexDigits(digest, into: &output)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(EVP_MAX_MD_SIZE)) { digest in
+            var length: UInt32 = 0
+            if let context { EVP_DigestFinal_ex(context, digest.baseAddress, &length) }
+            appendHexDigits(UnsafeBufferPointer(rebasing: digest[0..<Int(length)]), into: &output)
         }
     }
 
@@ -56,30 +49,30 @@ public struct SHA256Hasher {
     /// Appends the hex digest of `message` to `output`, allocating nothing:
     /// per-row ids (the event snapshot's) are digests of short messages.
     static func appendHex(of message: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-        guard message.count <= maxSingleBlock else {
-            // The context calls, not the one-shot `SHA256()`: in OpenSSL 3 that
-            // one looks the algorithm up again on every call.
+        guard pairedBlocks, message.count <= maxSingleBlock else {
             var hasher = SHA256Hasher()
             hasher.update(UnsafeRawBufferPointer(message))
             hasher.finalizeHex(into: &output)
             return
         }
-        // A message that fits one block with its padding is hashed by one
-        // compression call: `Update` and `Final` cost more than the block
-        // itself on a 40-byte id (a million of them per run).
-        var hasher = SHA256Hasher()
+        // A message that fits one block with its padding is one compression
+        // call by the SHA instructions: a context's init, update and final
+        // cost more than the block itself on a 40-byte id (a million of them per run).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { block in
-            guard let base = block.baseAddress else { return }
-            block.initialize(repeating: 0)
-            padBlock(message, into: base)
-            SHA256_Transform(&hasher.context, base)
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 8) { words in
+                guard let base = block.baseAddress, let state = words.baseAddress else { return }
+                block.initialize(repeating: 0)
+                padBlock(message, into: base)
+                for index in 0..<8 { words[index] = initialState[index] }
+                dayfold_sha256_blocks(state, base, nil, nil, 1)
+                appendStateHex(UnsafeBufferPointer(words), into: &output)
+            }
         }
-        withUnsafeBytes(of: hasher.context.h) { appendStateHex($0.assumingMemoryBound(to: UInt32.self), into: &output) }
     }
 
     /// Appends the digest held in state words `words` (big-endian): eight
     /// hex digits each, made a word at a time.
-    private static func appendStateHex(_ words: UnsafeBufferPointer<UInt32>, into output: inout [UInt8]) {
+    static func appendStateHex(_ words: UnsafeBufferPointer<UInt32>, into output: inout [UInt8]) {
         output.append(addingCapacity: 8 * words.count) { span in
             span.withUnsafeMutableBufferPointer { room, initialized in
                 guard let target = UnsafeMutableRawPointer(room.baseAddress) else { return }
@@ -125,7 +118,7 @@ public struct SHA256Hasher {
 
     /// Writes `message` and its padding (0x80, zeros, the length in bits)
     /// as the one block at `block`, whose 64 bytes are already zero.
-    private static func padBlock(_ message: UnsafeBufferPointer<UInt8>, into block: UnsafeMutablePointer<UInt8>) {
+    static func padBlock(_ message: UnsafeBufferPointer<UInt8>, into block: UnsafeMutablePointer<UInt8>) {
         if let source = message.baseAddress { block.update(from: source, count: message.count) }
         block[message.count] = 0x80
         let bits = UInt64(message.count) &* 8
@@ -133,10 +126,10 @@ public struct SHA256Hasher {
     }
 
     /// Whether `appendHexOfPair` can use the SHA instructions (asked once).
-    private static let pairedBlocks = dayfold_sha256_ni_available() != 0
+    static let pairedBlocks = dayfold_sha256_ni_available() != 0
 
     /// FIPS 180-4's initial hash value H(0).
-    private static let initialState: [UInt32] = [
+    static let initialState: [UInt32] = [
         0x6A09_E667, 0xBB67_AE85, 0x3C6E_F372, 0xA54F_F53A, 0x510E_527F, 0x9B05_688C, 0x1F83_D9AB, 0x5BE0_CD19,
     ]
 

@@ -22,10 +22,11 @@ public final class ZstdByteStream: ByteStream {
     deinit { ZSTD_freeDCtx(context) }
 
     private func check(_ code: Int) throws -> Int {
-        if ZSTD_isError(code) != 0 {
-            throw ByteStreamError(kind: .zstd, path: path, detail: String(cString: ZSTD_getErrorName(code)))
+        do {
+            return try ZstdCall.check(code, "decompress")
+        } catch {
+            throw ByteStreamError(kind: .zstd, path: path, detail: error.message)
         }
-        return code
     }
 
     public func nextChunk() throws -> [UInt8]? {

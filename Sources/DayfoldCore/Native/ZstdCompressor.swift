@@ -1,12 +1,6 @@
 import CZstd
 
 /// Why a zstd call failed: the operation that ran and libzstd's own message.
-public struct ZstdError: Error, Sendable, CustomStringConvertible {
-    public var operation: String
-    public var message: String
-    public var description: String { "zstd \(operation): \(message)" }
-}
-
 /// Zstd compression and decompression of whole buffers. Parquet compresses
 /// each page on its own, so each page is one frame (`ZSTD_compressCCtx` on a
 /// context kept for the column chunk); this file is the only place the Parquet
@@ -32,7 +26,7 @@ struct ZstdCompressor: Sendable {
     /// A context set up with these settings, kept for the pages of a column chunk.
     func makeContext() throws -> ZstdCompressionContext {
         let context = try ZstdCompressionContext()
-        try Self.check(dayfold_zstd_configure(context.pointer, level, hashLog ?? 0), "configure")
+        try ZstdCall.check(dayfold_zstd_configure(context.pointer, level, hashLog ?? 0), "configure")
         return context
     }
 
@@ -40,7 +34,7 @@ struct ZstdCompressor: Sendable {
     /// with `context` (from `makeContext`): no context set up and no
     /// zero-filled output buffer per call.
     func compress(_ input: [UInt8], appendingTo output: inout [UInt8], context: ZstdCompressionContext) throws {
-        let bound = try Self.check(ZSTD_compressBound(input.count), "compressBound")
+        let bound = try ZstdCall.check(ZSTD_compressBound(input.count), "compressBound")
         var result = 0
         input.withUnsafeBytes { source in
             output.append(addingCapacity: bound) { span in
@@ -51,7 +45,7 @@ struct ZstdCompressor: Sendable {
                 }
             }
         }
-        try Self.check(result, "compress")
+        try ZstdCall.check(result, "compress")
     }
 
     /// Decompresses one frame whose decompressed size the caller knows (Parquet
@@ -81,7 +75,7 @@ struct ZstdCompressor: Sendable {
     private static func decompress(_ input: [UInt8], into output: inout [UInt8]) throws -> Int {
         try input.withUnsafeBytes { source in
             try output.withUnsafeMutableBytes { destination in
-                try check(
+                try ZstdCall.check(
                     ZSTD_decompress(destination.baseAddress, destination.count, source.baseAddress, source.count),
                     "decompress"
                 )
@@ -89,14 +83,6 @@ struct ZstdCompressor: Sendable {
         }
     }
 
-    /// Turns a libzstd size-or-error result into a size or a `ZstdError`.
-    @discardableResult
-    private static func check(_ code: Int, _ operation: String) throws -> Int {
-        if ZSTD_isError(code) != 0 {
-            throw ZstdError(operation: operation, message: String(cString: ZSTD_getErrorName(code)))
-        }
-        return code
-    }
 }
 
 /// A zstd compression context, kept for many frames (the pages of a column

@@ -8,24 +8,27 @@ import Foundation
 ///     let writer = try ZstdWriter(path: "events-000.csv.zst")
 ///     try writer.write(chunk)   // as often as needed
 ///     try writer.close()        // ends the frame; required
-final class ZstdWriter {
+///
+/// `package` (not `public`) because DayfoldGenerate writes its `--zstd`
+/// drops with it; nothing outside this package should depend on it.
+package final class ZstdWriter {
     private let context: OpaquePointer
     private let handle: FileHandle
     private let path: String
     private var output: [UInt8]
     private var closed = false
     /// Bytes written to the file so far.
-    private(set) var compressedBytes: Int64 = 0
+    package private(set) var compressedBytes: Int64 = 0
 
     /// Creates (or truncates) `path`; `level` is the zstd level (3 is zstd's default).
-    init(path: String, level: Int32 = 3) throws {
+    package init(path: String, level: Int32 = 3) throws {
         guard let context = ZSTD_createCCtx() else {
             throw ZstdError(operation: "createCCtx", message: "cannot create a compression context")
         }
         do {
-            try Self.check(
+            try ZstdCall.check(
                 ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level), "setParameter(compressionLevel)")
-            try Self.check(ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1), "setParameter(checksumFlag)")
+            try ZstdCall.check(ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1), "setParameter(checksumFlag)")
         } catch {
             ZSTD_freeCCtx(context)
             throw error
@@ -45,7 +48,7 @@ final class ZstdWriter {
     deinit { ZSTD_freeCCtx(context) }
 
     /// Compresses `bytes` into the frame; output reaches the file as zstd produces it.
-    func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         precondition(!closed, "write after close")
         guard !bytes.isEmpty else { return }
         try bytes.withUnsafeBytes { source in
@@ -57,7 +60,7 @@ final class ZstdWriter {
     }
 
     /// Ends the frame, writes what zstd still holds and closes the file.
-    func close() throws {
+    package func close() throws {
         guard !closed else { return }
         closed = true
         var input = ZSTD_inBuffer(src: nil, size: 0, pos: 0)
@@ -74,7 +77,8 @@ final class ZstdWriter {
     private func step(_ input: inout ZSTD_inBuffer, _ directive: ZSTD_EndDirective) throws -> Int {
         let (remaining, produced) = try output.withUnsafeMutableBytes { destination in
             var buffer = ZSTD_outBuffer(dst: destination.baseAddress, size: destination.count, pos: 0)
-            let remaining = try Self.check(ZSTD_compressStream2(context, &buffer, &input, directive), "compressStream2")
+            let remaining = try ZstdCall.check(
+                ZSTD_compressStream2(context, &buffer, &input, directive), "compressStream2")
             return (remaining, buffer.pos)
         }
         if produced > 0 {
@@ -88,12 +92,4 @@ final class ZstdWriter {
         return remaining
     }
 
-    /// Turns a libzstd size-or-error result into a size or a `ZstdError`.
-    @discardableResult
-    private static func check(_ code: Int, _ operation: String) throws -> Int {
-        if ZSTD_isError(code) != 0 {
-            throw ZstdError(operation: operation, message: String(cString: ZSTD_getErrorName(code)))
-        }
-        return code
-    }
 }

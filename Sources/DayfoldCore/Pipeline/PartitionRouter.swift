@@ -118,13 +118,19 @@ public final class PartitionRouter {
     enum Kind {
         case instances, workoutLogs, statusEvents, valueEntries, infoCards, journal, health
 
-        /// The columns routing looks at: an id and what it belongs to.
+        /// The columns routing looks at, from the kinds' declarations: an id
+        /// and what it belongs to.
         var columns: [String] {
             switch self {
-            case .instances, .workoutLogs, .infoCards: return ["id", "relationship_id"]
-            case .statusEvents, .valueEntries: return ["id", "daily_task_instance_id", "relationship_id"]
-            case .journal: return ["entry_id", "user_id"]
-            case .health: return ["type", "user_id"]
+            case .instances: return [InstanceColumn.id.name, InstanceColumn.relationshipID.name]
+            case .workoutLogs: return [WorkoutLogColumn.id.name, WorkoutLogColumn.relationshipID.name]
+            case .infoCards: return [InfoCardColumn.id.name, InfoCardColumn.relationshipID.name]
+            case .statusEvents:
+                return [StatusEventColumn.id, .dailyTaskInstanceID, .relationshipID].map(\.name)
+            case .valueEntries:
+                return [ValueEntryColumn.id, .dailyTaskInstanceID, .relationshipID].map(\.name)
+            case .journal: return [JournalColumn.entryID.name, JournalColumn.userID.name]
+            case .health: return [HealthColumn.type.name, HealthColumn.userID.name]
             }
         }
     }
@@ -324,8 +330,8 @@ final class IDPairBuckets {
 
     func add(_ key: UInt64, _ group: Int32) throws {
         let bucket = Int((key >> 40) % UInt64(handles.count))
-        withUnsafeBytes(of: key.littleEndian) { buffers[bucket].append(contentsOf: $0) }
-        withUnsafeBytes(of: group.littleEndian) { buffers[bucket].append(contentsOf: $0) }
+        buffers[bucket].appendLittleEndian(key)
+        buffers[bucket].appendLittleEndian(group)
         if buffers[bucket].count >= 1 << 16 {
             try handles[bucket].write(contentsOf: buffers[bucket])
             buffers[bucket].removeAll(keepingCapacity: true)
@@ -339,18 +345,7 @@ final class IDPairBuckets {
             buffers[index] = []
             try handle.seek(toOffset: 0)
             let data = try handle.readToEnd() ?? Data()
-            var pairs: [(UInt64, Int32)] = []
-            pairs.reserveCapacity(data.count / 12)
-            data.withUnsafeBytes { raw in
-                var offset = 0
-                while offset + 12 <= raw.count {
-                    let key = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                    let group = Int32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: Int32.self))
-                    pairs.append((key, group))
-                    offset += 12
-                }
-            }
-            try body(pairs)
+            try body(data.littleEndianPairs())
         }
     }
 

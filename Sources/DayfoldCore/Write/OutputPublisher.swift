@@ -17,11 +17,15 @@ public struct OutputPublisher: Sendable {
     public init(target: OutputTarget) throws {
         destination = target.destination
         let name = (target.destination as NSString).lastPathComponent
-        staging = target.parent + "/" + OutputPublisher.temporaryName(name, "tmp", getpid())
-        old = target.parent + "/" + OutputPublisher.temporaryName(name, "old", getpid())
+        staging = target.parent + "/" + OutputPublisher.temporaryName(name, "tmp", SystemCall.processID)
+        old = target.parent + "/" + OutputPublisher.temporaryName(name, "old", SystemCall.processID)
         OutputPublisher.recoverAbandoned(parent: target.parent, name: name)
         try? FileManager.default.removeItem(atPath: staging)  // only a run of this very pid named it so
-        guard mkdir(staging, 0o777) == 0 else { throw OutputTarget.cannotWrite(target.parent, errno) }
+        do {
+            try SystemCall.makeDirectory(staging)
+        } catch {
+            throw OutputTarget.cannotWrite(target.parent, error)
+        }
     }
 
     /// `.dayfold-<name>.<kind>-<pid>`: a temporary of the run `pid`.
@@ -41,28 +45,37 @@ public struct OutputPublisher: Sendable {
         try syncTree(staging)
         let exists = FileManager.default.fileExists(atPath: destination)
         if exists {
-            guard rename(destination, old) == 0 else {
+            do {
+                try SystemCall.rename(destination, old)
+            } catch {
                 throw DayfoldError(
-                    .output,
-                    "cannot move the previous outputs \(destination) aside: \(String(cString: strerror(errno)))",
+                    .output, "cannot move the previous outputs \(destination) aside: \(error.message)",
                     fix: "check that \((destination as NSString).deletingLastPathComponent) is writable")
             }
         }
-        guard rename(staging, destination) == 0 else {
-            let reason = String(cString: strerror(errno))
-            if exists && rename(old, destination) != 0 {
-                throw DayfoldError(
-                    .output,
-                    "cannot publish \(destination): \(reason); the previous outputs are kept at \(old) "
-                        + "(putting them back failed: \(String(cString: strerror(errno))))",
-                    fix: "rename \(old) to \(destination)")
+        do {
+            try SystemCall.rename(staging, destination)
+        } catch {
+            if exists {
+                do {
+                    try SystemCall.rename(old, destination)
+                } catch let restoring {
+                    throw DayfoldError(
+                        .output,
+                        "cannot publish \(destination): \(error.message); the previous outputs are kept at \(old) "
+                            + "(putting them back failed: \(restoring.message))",
+                        fix: "rename \(old) to \(destination)")
+                }
             }
-            throw DayfoldError(.output, "cannot publish \(destination): \(reason)")
+            throw DayfoldError(.output, "cannot publish \(destination): \(error.message)")
         }
         var warnings: [String] = []
         let parent = (destination as NSString).deletingLastPathComponent
-        if let failure = OutputPublisher.syncFile(parent) {
-            warnings.append("published, but syncing \(parent) failed (\(failure)): a power loss may undo the publish")
+        do {
+            try SystemCall.sync(parent)
+        } catch {
+            warnings.append(
+                "published, but syncing \(parent) failed (\(error.message)): a power loss may undo the publish")
         }
         if exists {
             do {
@@ -89,14 +102,14 @@ public struct OutputPublisher: Sendable {
             guard isStaging || isOld, let pidText = entry.split(separator: "-").last, let pid = Int32(pidText),
                 pid > 0, entry == ".dayfold-" + name + (isStaging ? ".tmp-" : ".old-") + pidText
             else { continue }
-            if pid == getpid() || kill(pid, 0) == 0 || errno == EPERM { continue }  // a live run owns it
+            if pid == SystemCall.processID || SystemCall.isAlive(pid) { continue }  // a live run owns it
             let path = parent + "/" + entry
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
                 let contents = try? FileManager.default.contentsOfDirectory(atPath: path)
             else { continue }
             if isOld && !FileManager.default.fileExists(atPath: destination) {
-                _ = rename(path, destination)  // a failure leaves it where it was, for the next run
+                try? SystemCall.rename(path, destination)  // a failure leaves it where it was, for the next run
             } else if OutputTarget.foreignEntries(contents, allowing: [".spill"]).isEmpty {
                 try? FileManager.default.removeItem(atPath: path)
             }
@@ -114,22 +127,16 @@ public struct OutputPublisher: Sendable {
         while let relative = enumerator.nextObject() as? String {
             // A link is not the run's file: its target is synced, if at all, where it lies.
             if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeSymbolicLink { continue }
-            if let failure = OutputPublisher.syncFile(root + "/" + relative) {
-                throw DayfoldError(.output, "cannot sync \(root)/\(relative): \(failure)", fix: "check free disk space")
-            }
+            try sync(root + "/" + relative)
         }
-        if let failure = OutputPublisher.syncFile(root) {
-            throw DayfoldError(.output, "cannot sync \(root): \(failure)", fix: "check free disk space")
-        }
+        try sync(root)
     }
 
-    /// fsyncs a file or folder; the reason when that failed.
-    private static func syncFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return String(cString: strerror(errno)) }
-        defer { close(fd) }
-        // EINVAL: the file system cannot sync this kind of file; nothing was lost.
-        guard fsync(fd) == 0 || errno == EINVAL else { return String(cString: strerror(errno)) }
-        return nil
+    private func sync(_ path: String) throws {
+        do {
+            try SystemCall.sync(path)
+        } catch {
+            throw DayfoldError(.output, "cannot sync \(path): \(error.message)", fix: "check free disk space")
+        }
     }
 }

@@ -141,15 +141,17 @@ public struct OutputTarget: Sendable {
     /// Refuses up front a parent folder the run could not create its
     /// temporaries in, naming that folder (not the output inside it).
     static func checkWritable(_ parent: String) throws {
-        guard access(parent, W_OK | X_OK) == 0 else {
-            throw OutputTarget.cannotWrite(parent, errno)
+        do {
+            try SystemCall.checkWritable(parent)
+        } catch {
+            throw OutputTarget.cannotWrite(parent, error)
         }
     }
 
     /// The error for a directory dayfold cannot write in.
-    static func cannotWrite(_ directory: String, _ code: Int32) -> DayfoldError {
+    static func cannotWrite(_ directory: String, _ failure: SystemCallError) -> DayfoldError {
         DayfoldError(
-            .output, "cannot write in \(directory): \(String(cString: strerror(code)))",
+            .output, "cannot write in \(directory): \(failure.message)",
             fix: "give an --output in a folder you can write, or fix the permissions of \(directory)")
     }
 

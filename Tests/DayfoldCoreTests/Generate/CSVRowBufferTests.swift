@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DayfoldCore
+@testable import DayfoldGenerate
 
 /// Field formatting of the generator's byte buffer: every instant style the
 /// spec accepts (and the one it rejects), fixed-point numbers, ids, dates.

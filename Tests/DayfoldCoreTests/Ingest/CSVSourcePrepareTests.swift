@@ -25,7 +25,7 @@ import Testing
         var seen: [(String?, String?)] = []
         let prepare: @Sendable (CSVPeek) -> String = { row in
             // What the body would read itself: the "n" column's text.
-            row.field(1).map { String(decoding: $0, as: UTF8.self) } ?? "NULL"
+            row.string(1) ?? "NULL"
         }
         try withSource(Array(text.utf8)) { source in
             try source.read(columns: Self.columns, account: &account, rejects: &rejects, prepare: prepare) {

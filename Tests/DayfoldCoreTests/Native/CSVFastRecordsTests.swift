@@ -1,4 +1,4 @@
-import CSystem
+import CKernels
 import Testing
 
 @testable import DayfoldCore

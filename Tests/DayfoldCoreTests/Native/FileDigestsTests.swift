@@ -1,8 +1,8 @@
-import CSystem
 import Foundation
 import Testing
 
 @testable import DayfoldCore
+@testable import DayfoldGenerate
 
 /// Input digests taken two files at a time (SHA instructions) or one at a
 /// time (OpenSSL) must equal the streaming SHA-256 of each file, whatever
@@ -37,13 +37,13 @@ import Testing
 
     @Test(arguments: [true, false])
     func digestsMatchTheStreamingHasher(paired: Bool) throws {
-        guard !paired || dayfold_sha256_ni_available() != 0 else { return }
+        guard !paired || SHA256Hasher.pairedBlocks else { return }
         try expectDigestsOfEdgeLengths(window: 4096, paired: paired)
     }
 
     /// (Unpaired hashing reads every file: only the paired path maps.)
     @Test func filesThatCannotBeMappedAreReadInstead() throws {
-        guard dayfold_sha256_ni_available() != 0 else { return }
+        guard SHA256Hasher.pairedBlocks else { return }
         // A window of 0 bytes maps nothing: every non-empty file takes the reading path.
         try expectDigestsOfEdgeLengths(window: 0, paired: true)
     }

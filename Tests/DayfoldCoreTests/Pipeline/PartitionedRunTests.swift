@@ -1,3 +1,4 @@
+import DayfoldGenerate
 import Foundation
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DayfoldCore
+@testable import DayfoldGenerate
 
 /// Output tables are written as CSV column by column (`CSVCells`); the text
 /// must be exactly what writing each row's values' descriptions through

@@ -1,4 +1,5 @@
-#pragma once
+/* SHA-256 block compression with the CPU's SHA instructions (see include/dayfold_sha256.h). */
+#include "dayfold_sha256.h"
 #include <stddef.h>
 #include <stdint.h>
 #if defined(__x86_64__)
@@ -138,7 +139,7 @@ DAYFOLD_SHA_TARGET static inline void dayfold_sha256_ni_two(
 #endif
 
 /* Whether this CPU has the SHA instructions (and the SSE4.1 they are used with). */
-static inline int dayfold_sha256_ni_available(void) {
+int dayfold_sha256_ni_available(void) {
 #if defined(__x86_64__)
     return __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1");
 #else
@@ -148,7 +149,7 @@ static inline int dayfold_sha256_ni_available(void) {
 
 /* Compresses `blocks` whole blocks of `a` (and of `b`, unless NULL) into
    their states. Call only when `dayfold_sha256_ni_available()`. */
-static inline void dayfold_sha256_blocks(
+void dayfold_sha256_blocks(
     uint32_t *stateA, const uint8_t *a, uint32_t *stateB, const uint8_t *b, size_t blocks) {
 #if defined(__x86_64__)
     if (b)

@@ -1,9 +1,10 @@
+import DayfoldCore
+
 /// Writes `journal/`: a client's meal journal for one local day, and the
 /// later edits (new revisions: portion changes, moves to another day,
 /// deletions) into a separate file that sorts after the main parts.
 struct JournalDayWriter {
-    static let header =
-        "entry_id,user_id,cooked_at,revision,portion,energy_kcal,protein_g,carbs_g,fat_g,deleted,recipe_id,title"
+    static let header = JournalColumn.header
 
     private var entries: DropPartWriter
     private var edits: DropPartWriter

@@ -1,10 +1,12 @@
+import DayfoldCore
+
 /// Writes `health/` CSV: one client's Health samples for one local day —
 /// steps from the iPhone and (often) the Watch counting the same walks,
 /// water, body mass, third-party nutrition, the platform's own journal
 /// written back (a self source), sleep (a type the pipeline ignores), a few
 /// exact duplicates and a few rows with an unknown unit.
 struct HealthDayWriter {
-    static let header = "user_id,type,value,unit,start,end,source_name,source_bundle_id,device"
+    static let header = HealthColumn.header
 
     private var writer: DropPartWriter
     private let context: SyntheticDropContext

@@ -1,34 +1,5 @@
-#pragma once
-#include <stdint.h>
-#include "csv_marks.h"
-
-/* Where `dayfold_csv_fast_records` writes what it found. The caller owns
-   the arrays and their capacities; counts start at 0 and are set by the
-   call. Field offsets are positions in the scanned buffer; `record_field_ends`
-   holds, per record, the count of fields up to and including its last;
-   `escaped` lists the fields (indexes into this call's fields) that hold
-   doubled quotes to undouble. */
-typedef struct {
-    int64_t *field_starts;
-    int64_t *field_ends;
-    int64_t field_capacity;
-    int64_t field_count;
-    int64_t *record_field_ends;
-    int64_t *record_starts;
-    int64_t *record_raw_ends;
-    int64_t record_capacity;
-    int64_t record_count;
-    int64_t *escaped;
-    int64_t escaped_capacity;
-    int64_t escaped_count;
-} dayfold_csv_fast_out;
-
-/* The stop masks of the 64-byte block at `block` (see dayfold_csv_marks64). */
-typedef struct {
-    int64_t block;
-    uint64_t unquoted;
-    uint64_t quoted;
-} dayfold_csv_block;
+/* The C loop for plain CSV records (see include/dayfold_csv_fast.h). */
+#include "dayfold_csv_fast.h"
 
 /* First index >= i whose bit is set in the block masks (`quoted` picks the
    mask), or -1 when that would need a block past `end`. `wide`: the masks
@@ -164,7 +135,7 @@ static int64_t dayfold_csv_fast_records_narrow(
 /* dayfold_csv_fast_records_with, its masks made with AVX2 when the CPU has it
    (`wide` 1: ask dayfold_csv_wide_available() once and pass its answer; 0:
    16-byte compares, as tests may force). */
-static inline int64_t dayfold_csv_fast_records(
+int64_t dayfold_csv_fast_records(
     const unsigned char *p, int64_t pos, int64_t end, dayfold_csv_fast_out *out, int wide) {
 #if defined(__x86_64__)
     if (wide) return dayfold_csv_fast_records_wide(p, pos, end, out);

@@ -1,3 +1,4 @@
+import DayfoldCore
 import Foundation
 
 /// Writes a synthetic export drop (SPEC §1 layout) for benchmarks and load

@@ -1,3 +1,4 @@
+import DayfoldCore
 import Foundation
 
 /// UTC offsets of the synthetic clients' zones, one per zone per local day,

@@ -1,9 +1,14 @@
+import DayfoldCore
+
 /// Writes `tasks/value_entries`: the glasses logged against a water habit
 /// (an ACCUMULATE value task), with offline retries and a few rejected
 /// entries.
 struct ValueEntryWriter {
-    static let header =
-        "id,daily_task_instance_id,relationship_id,value,recorded_at,status,device_id,client_operation_id"
+    /// The declared columns in the platform's export order.
+    static let header = [
+        ValueEntryColumn.id, .dailyTaskInstanceID, .relationshipID, .value, .recordedAt, .status, .deviceID,
+        .clientOperationID,
+    ].map(\.name).joined(separator: ",")
 
     private var writer: DropPartWriter
     private let context: SyntheticDropContext

@@ -1,3 +1,4 @@
+import DayfoldCore
 import Foundation
 
 /// One export kind written as numbered CSV part files in one drop folder

@@ -1,12 +1,14 @@
+import DayfoldCore
+
 /// Writes `subjects/`: relationships (with a few rows exported twice),
 /// timezones (signup rows, moves to another zone, a few users with none),
 /// goals (confirmed and suggested targets) and Progress source preferences.
 enum SubjectsWriter {
-    static let relationshipHeader =
-        "relationship_id,client_user_id,coach_user_id,workspace_id,status,started_on,ended_on"
-    static let timezoneHeader = "user_id,timezone,effective_from,changed_by"
-    static let goalHeader = "user_id,metric,target,provenance,effective_on"
-    static let preferenceHeader = "user_id,progress_source"
+    static let relationshipHeader = RelationshipColumn.header
+    /// The export's `changed_by` is not read by dayfold.
+    static let timezoneHeader = TimezoneColumn.header + ",changed_by"
+    static let goalHeader = GoalColumn.header
+    static let preferenceHeader = PreferenceColumn.header
 
     static func write(
         clients: [SyntheticClient], root: String, zstd: Bool, context: SyntheticDropContext

@@ -1,7 +1,14 @@
+import DayfoldCore
+
 /// Writes `tasks/info_cards` (`today_informational_cards`): a coach's card
 /// on some days, counted but never scored; a few are materialized twice.
 struct InfoCardWriter {
-    static let header = "id,workspace_id,relationship_id,local_date,timezone,card_key,priority,snapshot"
+    /// The declared columns in the platform's export order, with the ones
+    /// dayfold does not read (workspace, zone, priority, snapshot).
+    static let header = [
+        InfoCardColumn.id.name, "workspace_id", InfoCardColumn.relationshipID.name, InfoCardColumn.localDate.name,
+        "timezone", InfoCardColumn.cardKey.name, "priority", "snapshot",
+    ].joined(separator: ",")
 
     private var writer: DropPartWriter
     private let context: SyntheticDropContext

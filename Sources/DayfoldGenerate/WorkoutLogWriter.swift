@@ -1,10 +1,11 @@
+import DayfoldCore
+
 /// Writes `tasks/workout_logs`: the historical export from before task
 /// instances existed. Each log tells the same story as the workout's outcome;
 /// for the first days of the instances era a workout has both (the instance
 /// wins).
 struct WorkoutLogWriter {
-    static let header =
-        "id,relationship_id,assignment_id,program_day_id,local_date,status,started_at,completed_at,updated_at"
+    static let header = WorkoutLogColumn.header
 
     private var writer: DropPartWriter
     private let context: SyntheticDropContext

@@ -1,3 +1,4 @@
+import DayfoldCore
 import Foundation
 
 /// Where a part file's bytes go: straight to disk, or through zstd.

@@ -1,3 +1,5 @@
+import DayfoldCore
+
 /// An instant as a device or server would write it: UTC seconds plus the
 /// offset of the wall clock it was recorded on.
 struct SyntheticInstant: Sendable {

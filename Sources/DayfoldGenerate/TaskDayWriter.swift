@@ -1,15 +1,22 @@
+import DayfoldCore
+
 /// Writes the `tasks/` kinds for one client on one local day: instances
 /// (and their later re-export), status events (with offline retries and a
 /// re-export), value entries, info cards and, before the instances era,
 /// historical workout logs.
 struct TaskDayWriter {
-    static let instanceHeader =
-        "id,workspace_id,relationship_id,local_date,timezone,task_kind,source_context,source_type,source_id,"
-        + "source_revision,source_child_key,source_key,status,priority,sort_key,due_at,snapshot,action_schema,"
-        + "generated_at,completed_at,canceled_at,superseded_at"
-    static let eventHeader =
-        "id,daily_task_instance_id,relationship_id,from_status,to_status,reason,note,actor_user_id,device_id,"
-        + "client_operation_id,metadata,occurred_at"
+    /// The declared columns in the platform's export order (no `starts_at`
+    /// or `completion_summary`: the platform leaves them out).
+    static let instanceHeader = [
+        InstanceColumn.id, .workspaceID, .relationshipID, .localDate, .timezone, .taskKind, .sourceContext, .sourceType,
+        .sourceID, .sourceRevision, .sourceChildKey, .sourceKey, .status, .priority, .sortKey, .dueAt, .snapshot,
+        .actionSchema, .generatedAt, .completedAt, .canceledAt, .supersededAt,
+    ].map(\.name).joined(separator: ",")
+    /// The declared columns in the platform's export order.
+    static let eventHeader = [
+        StatusEventColumn.id, .dailyTaskInstanceID, .relationshipID, .fromStatus, .toStatus, .reason, .note,
+        .actorUserID, .deviceID, .clientOperationID, .metadata, .occurredAt,
+    ].map(\.name).joined(separator: ",")
 
     var instances: DropPartWriter
     var instancesReexport: DropPartWriter

@@ -72,6 +72,12 @@ func runCommand(_ argv: [String]) throws -> Int32 {
         writeError("dayfold: warning: a SQLite journal cannot be partitioned; max_memory is not applied to this run")
     }
     if let layout, let line = DropLayout.unrecognizedSummary(layout.unrecognizedFiles) { writeError(line) }
+    // The heap settings are this process's, chosen for the run it is about to make.
+    switch layout.map(runner.memoryProfile) {
+    case .wholeUntilExit: ProcessTuning.keepFreedMemory()
+    case .partitioned: ProcessTuning.limitMallocArenas()
+    case .whole, nil: break
+    }
     let outcome = try runner.run()
     print("published \(outcome.outputDirectory) (\(outcome.rowsRead) rows read, \(outcome.rowsRejected) rejected)")
     for line in warningSummary(outcome) { writeError(line) }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Reads one CSV file of a drop against the columns its kind knows:
 /// matches the header by name, notes unknown columns, rejects rows whose field
 /// count is wrong or whose file lacks a required column, and hands every
@@ -273,9 +275,15 @@ struct CSVSource {
         }
     }
 
-    /// The header as the preparing thread saw it (only that thread touches it).
-    private final class PreparingState: @unchecked Sendable {
-        var header: HeaderMapping?
+    /// The header as the preparing thread saw it: only that thread touches
+    /// it, twice per batch, and the lock lets the compiler check that.
+    private final class PreparingState: Sendable {
+        private let stored = Mutex<HeaderMapping?>(nil)
+
+        var header: HeaderMapping? {
+            get { stored.withLock { $0 } }
+            set { stored.withLock { $0 = newValue } }
+        }
     }
 }
 

@@ -163,12 +163,12 @@ extension DropIngestor {
     }
 
     /// Folds the samples of users with a time-zone history: they need no
-    /// instance to be placed, so this runs beside the instances, on a copy of
-    /// the zone catalog (the instance side may add zones to the shared one).
+    /// instance to be placed, so this runs beside the instances, on this
+    /// side's own copy of the zone catalog (the catalog is a value).
     func aggregateHealthOfUsersWithHistory() {
         let history = drop.timezoneRows
         drop.userZones = UserZones(
-            zones: drop.zones.copy(), history: history, latestInstanceZone: [:], defaultZone: nil)
+            zones: drop.zones, history: history, latestInstanceZone: [:], defaultZone: nil)
         aggregateHealth { history[$0]?.isEmpty == false }
     }
 

@@ -58,31 +58,28 @@ public final class DropIngestor {
         // the error reported is the one a reading in sequence meets first.
         // The journal and health need only the subjects to be decided: they
         // are read alongside the instances and logs.
-        let journal = fork()
-        let health = fork()
-        let sideError = try ParallelJobs<(any Error)?>([
-            {
-                try self.readInstances()
-                try self.readWorkoutLogs()
-                debugRSS("ingest: instances and logs read")
-                return nil
-            },
-            {
-                // Task rows come before the journal and health in a reading in
-                // sequence: an error here is thrown once they have been read.
-                do {
-                    try journal.side.readJournal()
-                    debugRSS("ingest: journal read")
-                    try health.side.readHealthCSV()
-                    try health.side.readHealthXML()
-                    health.side.aggregateHealthOfUsersWithHistory()
-                    debugRSS("ingest: health decided")
-                    return nil
-                } catch {
-                    return error
-                }
-            },
-        ]).run()[1]
+        // The sides' forks go to the side thread whole and come back with
+        // its result (`SideBySide`): only one thread holds a fork at a time.
+        let (journal, health, sideError) = try SideBySide.run((fork(), fork())) { forks in
+            // Task rows come before the journal and health in a reading in
+            // sequence: an error here is thrown once they have been read.
+            let (journal, health) = forks
+            do {
+                try journal.side.readJournal()
+                debugRSS("ingest: journal read")
+                try health.side.readHealthCSV()
+                try health.side.readHealthXML()
+                health.side.aggregateHealthOfUsersWithHistory()
+                debugRSS("ingest: health decided")
+                return (journal, health, nil as (any Error)?)
+            } catch {
+                return (journal, health, error)
+            }
+        } here: {
+            try self.readInstances()
+            try self.readWorkoutLogs()
+            debugRSS("ingest: instances and logs read")
+        }
         if let sideError {
             try readStatusEvents()
             try readValueEntries()
@@ -93,7 +90,6 @@ public final class DropIngestor {
         // zones (both known now). Events are read on one side, value entries
         // and cards on the other while health samples get their days.
         health.side.drop.userZones = drop.userZones
-        let values = fork(withTasks: true)
         // What the client side's facts read, taken now: the events side goes
         // on changing this ingestor's drop.
         var clientInputs = IngestedDrop(zones: drop.zones)
@@ -103,35 +99,35 @@ public final class DropIngestor {
         clientInputs.userZones = drop.userZones
         clientInputs.journal = journal.side.drop.journal
         let clientInputsReady = options.clientInputsReady
-        _ = try ParallelJobs<Bool>([
-            {
-                try self.readStatusEvents()
-                debugRSS("ingest: events read")
-                return true
-            },
-            {
-                try values.side.readValueEntries()
-                try values.side.readInfoCards()
-                debugRSS("ingest: values and cards read")
-                health.side.aggregateHealth()
-                debugRSS("ingest: health days")
-                if let clientInputsReady {
-                    clientInputs.healthDays = health.side.drop.healthDays
-                    clientInputs.failedImports = health.side.drop.failedImports
-                    clientInputsReady(clientInputs)
-                }
-                return true
-            },
-        ]).run()
+        // The journal's fork rides along untouched: it came back with health's.
+        let (values, journalDone, healthDone) = try SideBySide.run((fork(withTasks: true), journal, health)) {
+            [clientInputs] forks in
+            let (values, journal, health) = forks
+            try values.side.readValueEntries()
+            try values.side.readInfoCards()
+            debugRSS("ingest: values and cards read")
+            health.side.aggregateHealth()
+            debugRSS("ingest: health days")
+            if let clientInputsReady {
+                var clientInputs = clientInputs
+                clientInputs.healthDays = health.side.drop.healthDays
+                clientInputs.failedImports = health.side.drop.failedImports
+                clientInputsReady(clientInputs)
+            }
+            return (values, journal, health)
+        } here: {
+            try self.readStatusEvents()
+            debugRSS("ingest: events read")
+        }
         join(values)
         drop.valueEntries = values.side.drop.valueEntries
         drop.infoCards = values.side.drop.infoCards
-        join(journal)
-        drop.journal = journal.side.drop.journal
-        join(health)
-        drop.healthDays = health.side.drop.healthDays
-        drop.failedImports = health.side.drop.failedImports
-        drop.healthFolderWarnings = health.side.drop.healthFolderWarnings
+        join(journalDone)
+        drop.journal = journalDone.side.drop.journal
+        join(healthDone)
+        drop.healthDays = healthDone.side.drop.healthDays
+        drop.failedImports = healthDone.side.drop.failedImports
+        drop.healthFolderWarnings = healthDone.side.drop.healthFolderWarnings
         // A task's id is its key in the id table: the table's keys are the ids.
         drop.taskIDs = taskIDs.keys
         options.progress?.reading(bytesDone: layout.totalBytes, rows: drop.rowsRead, force: true)
@@ -148,7 +144,7 @@ public final class DropIngestor {
 
     /// `withTasks`: the side also resolves task ids (read-only: tasks are
     /// all known before the sides start).
-    private func fork(withTasks: Bool = false) -> Fork {
+    private func fork(withTasks: Bool = false) -> sending Fork {
         var sideOptions = options
         sideOptions.progress = nil
         let side = DropIngestor(layout: layout, options: sideOptions, zones: drop.zones)

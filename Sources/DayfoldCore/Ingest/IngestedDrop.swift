@@ -1,6 +1,6 @@
 /// Everything ingest keeps from a drop: accepted rows in typed form, with
 /// the accounting and rejects of every file. Input to the normalize stage.
-public struct IngestedDrop: @unchecked Sendable {
+public struct IngestedDrop: Sendable {
     public var zones: ZoneCatalog
     public var accounts: [FileAccount] = []
     public var rejects: [RejectedRecord] = []
@@ -34,7 +34,8 @@ public struct IngestedDrop: @unchecked Sendable {
     /// One warning per `health/<name>/` folder whose name is no `client_user_id` (SPEC §10).
     public var healthFolderWarnings: [String] = []
 
-    /// Zone resolution for users (set once instances are read).
+    /// Zone resolution for users (set once instances are read); copies of
+    /// the drop share it, and with it the record of the fallbacks used.
     public var userZones: UserZones
 
     init(zones: ZoneCatalog) {

@@ -1,13 +1,20 @@
 import Foundation
 
-/// A time zone known to the run, by dense index (cheap to store per row).
+/// A time zone known to the run (cheap to store per row): a named zone by
+/// its dense index in the catalog (0 is UTC), a fixed offset by a negative
+/// id made from the offset itself. Ids are compared, never ordered or written.
 public typealias ZoneID = Int32
 
 /// The IANA zones of a run with their UTC-offset transitions precomputed, so
 /// "local date of an instant" and "start of a local day" are a binary search
 /// instead of a calendar call per row. DST days are simply 23 or 25 hours long.
-public final class ZoneCatalog: @unchecked Sendable {
-    private struct Zone {
+///
+/// A value: named zones are added while the drop is read (`id(named:)`), and
+/// every copy keeps the ids it has. The zones asked for after that, UTC and
+/// fixed offsets (`UTC-08:00`, asked per row), need no entry: their ids are
+/// the same in every catalog, so a catalog shared by threads is only read.
+public struct ZoneCatalog: Sendable {
+    private struct Zone: Sendable {
         var name: String
         var timeZone: TimeZone
         /// Transition instants (seconds) and the offset in force from each on.
@@ -16,9 +23,23 @@ public final class ZoneCatalog: @unchecked Sendable {
         var initialOffset: Int32
     }
 
-    private var zones: [Zone] = []
-    private var ids: [String: ZoneID] = [:]
-    private let lock = NSLock()
+    /// Named zones by id (`utc` first) and their names' ids; fixed-offset
+    /// ids are negative and index nothing.
+    private final class Table: Sendable {
+        let zones: [Zone]
+        let ids: [String: ZoneID]
+
+        init(zones: [Zone], ids: [String: ZoneID]) {
+            self.zones = zones
+            self.ids = ids
+        }
+    }
+
+    /// One reference, not an array and a dictionary: per-user resolvers hold
+    /// a catalog, and are copied per row where they are read (an extra
+    /// reference to retain and release each time). A new zone makes a new
+    /// table (a few hundred zones at most, each added once).
+    private var table: Table
     private static let validNames: Set<String> = {
         var names = Set(TimeZone.knownTimeZoneIdentifiers)
         names.insert("UTC")
@@ -26,48 +47,45 @@ public final class ZoneCatalog: @unchecked Sendable {
     }()
     private static let rangeStart: Int64 = 0  // 1970-01-01
     private static let rangeEnd: Int64 = 2_524_608_000  // 2050-01-01
+    /// Fixed offsets map onto the negative ids: `fixedBase + seconds`, for
+    /// offsets within ±`fixedBase` seconds (an instant's offset is within ±19 h).
+    private static let fixedBase: Int64 = 1 << 30
 
-    public init() {}
+    /// The `UTC` zone (the last fallback, SPEC §1.2): in every catalog, under this id.
+    public static let utc: ZoneID = 0
 
-    /// An independent catalog with the same zones under the same ids: work
-    /// that runs alongside another thread resolves zones in its own copy,
-    /// because adding a zone (a new fixed offset) would race with reads.
-    func copy() -> ZoneCatalog {
-        lock.lock()
-        defer { lock.unlock() }
-        let copy = ZoneCatalog()
-        copy.zones = zones
-        copy.ids = ids
-        return copy
+    public init() {
+        let utcZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? TimeZone.current
+        table = Table(zones: [ZoneCatalog.build(name: "UTC", timeZone: utcZone)], ids: ["UTC": ZoneCatalog.utc])
     }
 
-    /// The id of an IANA zone name; nil when the name is not a tz database key.
-    public func id(named name: String) -> ZoneID? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let id = ids[name] { return id }
+    /// The id of an IANA zone name, added when new; nil when the name is not
+    /// a tz database key.
+    public mutating func id(named name: String) -> ZoneID? {
+        if let id = table.ids[name] { return id }
         guard ZoneCatalog.isKnown(name), let timeZone = TimeZone(identifier: name) else { return nil }
-        let zone = ZoneCatalog.build(name: name, timeZone: timeZone)
-        let id = ZoneID(zones.count)
-        zones.append(zone)
+        let id = ZoneID(table.zones.count)
+        var ids = table.ids
         ids[name] = id
+        table = Table(zones: table.zones + [ZoneCatalog.build(name: name, timeZone: timeZone)], ids: ids)
         return id
     }
 
     /// A zone with a fixed offset (`UTC-08:00`): the §1.2 fallback that keeps
-    /// the wall-clock date an instant was written with.
+    /// the wall-clock date an instant was written with. The id is made from
+    /// the offset alone (no lookup, nothing added).
     public func id(fixedOffset seconds: Int32) -> ZoneID {
-        let sign = seconds < 0 ? "-" : "+"
-        let magnitude = Int(abs(seconds))
-        let name = "UTC" + sign + pad(magnitude / 3600, 2) + ":" + pad(magnitude / 60 % 60, 2)
-        lock.lock()
-        defer { lock.unlock() }
-        if let id = ids[name] { return id }
-        let timeZone = TimeZone(secondsFromGMT: Int(seconds)) ?? TimeZone(identifier: "UTC") ?? TimeZone.current
-        let id = ZoneID(zones.count)
-        zones.append(Zone(name: name, timeZone: timeZone, transitions: [], offsets: [], initialOffset: seconds))
-        ids[name] = id
-        return id
+        ZoneCatalog.fixedID(seconds)
+    }
+
+    private static func fixedID(_ seconds: Int32) -> ZoneID {
+        precondition(abs(Int64(seconds)) < fixedBase, "a UTC offset of \(seconds) s")
+        return ZoneID(Int64(Int32.min) + fixedBase + Int64(seconds))
+    }
+
+    /// The offset of a fixed-offset id (`id < 0`).
+    private static func fixedSeconds(_ id: ZoneID) -> Int32 {
+        Int32(Int64(id) - Int64(Int32.min) - fixedBase)
     }
 
     static func isKnown(_ name: String) -> Bool {
@@ -80,9 +98,11 @@ public final class ZoneCatalog: @unchecked Sendable {
     }
 
     public func name(of id: ZoneID) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        return zones[Int(id)].name
+        guard id < 0 else { return table.zones[Int(id)].name }
+        let seconds = ZoneCatalog.fixedSeconds(id)
+        let sign = seconds < 0 ? "-" : "+"
+        let magnitude = Int(abs(seconds))
+        return "UTC" + sign + pad(magnitude / 3600, 2) + ":" + pad(magnitude / 60 % 60, 2)
     }
 
     private static func build(name: String, timeZone: TimeZone) -> Zone {
@@ -107,7 +127,8 @@ public final class ZoneCatalog: @unchecked Sendable {
 
     /// UTC offset in seconds of `zone` at `seconds` since the epoch.
     public func offset(_ zoneID: ZoneID, atSeconds seconds: Int64) -> Int32 {
-        let zone = zones[Int(zoneID)]
+        guard zoneID >= 0 else { return ZoneCatalog.fixedOffset(zoneID, atSeconds: seconds) }
+        let zone = table.zones[Int(zoneID)]
         if seconds < ZoneCatalog.rangeStart || seconds >= ZoneCatalog.rangeEnd {
             return Int32(zone.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
         }
@@ -118,6 +139,16 @@ public final class ZoneCatalog: @unchecked Sendable {
             if zone.transitions[mid] <= seconds { low = mid + 1 } else { high = mid }
         }
         return low == 0 ? zone.initialOffset : zone.offsets[low - 1]
+    }
+
+    /// A fixed-offset zone's offset: its own inside the precomputed range;
+    /// outside it, what Foundation's zone of that offset says (UTC for an
+    /// offset it refuses), as when these zones were entries of their own.
+    private static func fixedOffset(_ zoneID: ZoneID, atSeconds seconds: Int64) -> Int32 {
+        let offset = fixedSeconds(zoneID)
+        guard seconds < rangeStart || seconds >= rangeEnd else { return offset }
+        let timeZone = TimeZone(secondsFromGMT: Int(offset)) ?? TimeZone(identifier: "UTC") ?? TimeZone.current
+        return Int32(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
     }
 
     /// The local date of an instant in a zone.

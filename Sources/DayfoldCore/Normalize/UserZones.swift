@@ -1,23 +1,36 @@
+import Synchronization
+
 /// Answers "which zone was this user in" (SPEC §1.2, §9 Time zones): the
 /// time-zone history first, then the user's latest task instance, then the
 /// pipeline's default zone, then the offset written in the instant itself
 /// (UTC when there is none). Each fallback used is remembered once as a
-/// warning; the choice per user is cached, since it is asked per row.
-public final class UserZones: @unchecked Sendable {
+/// warning.
+///
+/// The sources are immutable, so the answers are pure; only the record of
+/// the fallbacks used changes, behind a lock. One resolver is shared by every
+/// thread of a run (the facts' sides, ingest's health side), and every
+/// thread's fallbacks land in the one record the manifest reads. The lock is
+/// taken once per lookup by user name; work that asks row after row about
+/// the same user takes a `Resolver` or `DaySchedule` (plain values) once.
+public final class UserZones: Sendable {
     let zones: ZoneCatalog
     let history: [String: [TimezoneRow]]
     let latestInstanceZone: [String: ZoneID]
     let defaultZone: ZoneID?
-    /// Each fallback used, per user (a partitioned run keeps its own users').
-    private(set) var warningsByUser: [String: Set<String>] = [:]
-    var warnings: Set<String> { warningsByUser.values.reduce(into: Set<String>()) { $0.formUnion($1) } }
+    private let fallbacks = Mutex(Fallbacks())
 
-    private func warn(_ user: String, _ text: String) {
-        warningsByUser[user, default: []].insert("timezone fallback for user \(user): \(text)")
+    /// The fallbacks used so far: the warnings, and which user has had which
+    /// one (so each is recorded once, without building its text again).
+    private struct Fallbacks {
+        var warningsByUser: [String: Set<String>] = [:]
+        var configured: Set<String> = []
+        var offset: Set<String> = []
+        var utc: Set<String> = []
     }
-    private var configured: [String: ZoneID?] = [:]
-    private var warnedOffset: Set<String> = []
-    private var warnedUTC: Set<String> = []
+
+    /// Each fallback used, per user (a partitioned run keeps its own users').
+    var warningsByUser: [String: Set<String>] { fallbacks.withLock { $0.warningsByUser } }
+    var warnings: Set<String> { warningsByUser.values.reduce(into: Set<String>()) { $0.formUnion($1) } }
 
     init(
         zones: ZoneCatalog, history: [String: [TimezoneRow]], latestInstanceZone: [String: ZoneID], defaultZone: ZoneID?
@@ -28,36 +41,25 @@ public final class UserZones: @unchecked Sendable {
         self.defaultZone = defaultZone
     }
 
-    /// An independent resolver over a copy of the zone catalog (see
-    /// `ZoneCatalog.copy`), with the same caches and warnings so far. Zone
-    /// ids it creates are its own: only dates and zone names may leave it.
-    func copy() -> UserZones {
-        let copy = UserZones(
-            zones: zones.copy(), history: history, latestInstanceZone: latestInstanceZone, defaultZone: defaultZone)
-        copy.warningsByUser = warningsByUser
-        copy.warnedOffset = warnedOffset
-        copy.warnedUTC = warnedUTC
-        return copy
-    }
-
-    /// Adds the warnings a copy gave (each fallback is still listed once).
-    func absorbWarnings(of copy: UserZones) {
-        for (user, texts) in copy.warningsByUser { warningsByUser[user, default: []].formUnion(texts) }
+    private static func warn(_ user: String, _ text: String, in fallbacks: inout Fallbacks) {
+        fallbacks.warningsByUser[user, default: []].insert("timezone fallback for user \(user): \(text)")
     }
 
     /// A zone that does not depend on an instant, or nil when only the
     /// instant's own offset (or UTC) is left.
     private func configuredZone(_ user: String) -> ZoneID? {
-        if let cached = configured[user] { return cached }
-        var zone: ZoneID?
+        let zone: ZoneID
+        let source: String
         if let latest = latestInstanceZone[user] {
-            warn(user, "latest_task_instance \(zones.name(of: latest))")
-            zone = latest
+            (zone, source) = (latest, "latest_task_instance")
         } else if let fallback = defaultZone {
-            warn(user, "default_timezone \(zones.name(of: fallback))")
-            zone = fallback
+            (zone, source) = (fallback, "default_timezone")
+        } else {
+            return nil
         }
-        configured[user] = .some(zone)
+        fallbacks.withLock {
+            if $0.configured.insert(user).inserted { Self.warn(user, "\(source) \(zones.name(of: zone))", in: &$0) }
+        }
         return zone
     }
 
@@ -87,7 +89,7 @@ public final class UserZones: @unchecked Sendable {
     }
 
     /// A user's zone by local date (see `schedule(_:)`).
-    struct DaySchedule {
+    struct DaySchedule: Sendable {
         let zones: ZoneCatalog
         let history: [TimezoneRow]
         let fixed: ZoneID?
@@ -101,10 +103,10 @@ public final class UserZones: @unchecked Sendable {
 
     /// The user's zone with no instant and no history: UTC, the last fallback.
     func utc(_ user: String) -> ZoneID {
-        if warnedUTC.insert(user).inserted {
-            warn(user, "utc_last_fallback UTC")
+        fallbacks.withLock {
+            if $0.utc.insert(user).inserted { Self.warn(user, "utc_last_fallback UTC", in: &$0) }
         }
-        return zones.id(named: "UTC") ?? zones.id(fixedOffset: 0)
+        return ZoneCatalog.utc
     }
 
     /// Whether the user's zone comes from configuration rather than the instants themselves.
@@ -119,20 +121,20 @@ public final class UserZones: @unchecked Sendable {
     }
 
     /// One user's lookups with the choice of source made once: work that asks
-    /// about the same user row after row skips the String-keyed lookups.
-    /// Make one only when a lookup follows, since it records the fallback
-    /// warning that the first lookup would.
+    /// about the same user row after row skips the String-keyed lookups (and
+    /// the lock). Make one only when a lookup follows, since it records the
+    /// fallback warning that the first lookup would.
     func resolver(_ user: String) -> Resolver {
         if let rows = history[user], !rows.isEmpty { return Resolver(zones: zones, history: rows, configured: nil) }
         if let zone = configuredZone(user) { return Resolver(zones: zones, history: [], configured: zone) }
-        if warnedOffset.insert(user).inserted {
-            warn(user, "instant_offset (as written)")
+        fallbacks.withLock {
+            if $0.offset.insert(user).inserted { Self.warn(user, "instant_offset (as written)", in: &$0) }
         }
         return Resolver(zones: zones, history: [], configured: nil)
     }
 
     /// A user's zone source, as `zone(_:at:)` chooses it.
-    struct Resolver {
+    struct Resolver: Sendable {
         let zones: ZoneCatalog
         let history: [TimezoneRow]
         let configured: ZoneID?

@@ -1,16 +1,20 @@
 import Foundation
+import Synchronization
 
 /// A value computed on a thread of its own while the caller goes on; `value()`
 /// waits for it. A thread, not a dispatch queue: callers are often dispatch
 /// workers themselves (parallel jobs), and dispatch's pool may have no thread
 /// left to run the work they wait for.
-final class BackgroundValue<Value>: @unchecked Sendable {
-    private var result: Value?
+final class BackgroundValue<Value: Sendable>: Sendable {
     private let done = DispatchSemaphore(value: 0)
-    /// Guards `idleThread` and `wanted` (an idle worker and its waiter).
-    private let lock = NSLock()
-    private var idleThread: Int32?
-    private var wanted = false
+    private let state = Mutex(State())
+
+    /// The result once computed, and the idle worker and its waiter.
+    private struct State {
+        var result: Value?
+        var idleThread: Int32?
+        var wanted = false
+    }
 
     /// `idle`: the work runs in Linux's idle scheduling class, for work whose
     /// result is wanted only at the end: it fills the moments the other
@@ -19,13 +23,15 @@ final class BackgroundValue<Value>: @unchecked Sendable {
     init(idle: Bool = false, _ body: @escaping @Sendable () -> Value) {
         startProducerThread {
             if idle {
-                self.lock.withLock {
-                    if !self.wanted { self.idleThread = IdleThreadPolicy.enter() }
+                self.state.withLock {
+                    if !$0.wanted { $0.idleThread = IdleThreadPolicy.enter() }
                 }
             }
             let result = body()
-            self.lock.withLock { self.idleThread = nil }
-            self.result = result
+            self.state.withLock {
+                $0.idleThread = nil
+                $0.result = result
+            }
             self.done.signal()
         }
     }
@@ -34,9 +40,9 @@ final class BackgroundValue<Value>: @unchecked Sendable {
     /// work that would otherwise be left to run alone at the end, once the
     /// caller knows the cores will stay busy until then.
     func prioritize() {
-        lock.withLock {
-            wanted = true
-            if let idleThread { IdleThreadPolicy.leave(idleThread) }
+        state.withLock {
+            $0.wanted = true
+            if let idleThread = $0.idleThread { IdleThreadPolicy.leave(idleThread) }
         }
     }
 
@@ -44,7 +50,9 @@ final class BackgroundValue<Value>: @unchecked Sendable {
     func value() -> Value {
         prioritize()
         done.wait()
-        guard let result else { preconditionFailure("BackgroundValue finished without a value") }
+        guard let result = state.withLock({ $0.result.take() }) else {
+            preconditionFailure("BackgroundValue finished without a value")
+        }
         return result
     }
 }

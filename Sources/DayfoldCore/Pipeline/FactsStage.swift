@@ -2,37 +2,27 @@
 public enum FactsStage {
     /// `owned`: in a partitioned run, the users whose relationships and
     /// Progress this partition computes (nil: everyone).
-    /// The client side's facts: day tables and Progress ranges, with the
-    /// zone resolver copy they used (its warnings join the run's).
-    public struct ClientSide: @unchecked Sendable {
+    /// The client side's facts: day tables and Progress ranges.
+    public struct ClientSide: Sendable {
         var tables: [ClientTable]
         var progress: [ProgressRange]
-        var zones: UserZones
     }
 
     /// Computes the client side from a drop holding at least the subjects,
     /// journal, health days, failed imports and users' zones (what
-    /// `IngestOptions.clientInputsReady` hands over), on its own copy of the
-    /// zone resolver: it shares no mutable state with the task side.
+    /// `IngestOptions.clientInputsReady` hands over). It shares the zone
+    /// resolver with the task side: the fallbacks either side uses are
+    /// recorded in the same place.
     public static func clientSide(
         _ drop: IngestedDrop, config: PipelineConfig, asOf: ParsedInstant, owned: Set<String>? = nil
     ) -> ClientSide {
-        let clientDrop = withOwnZones(drop)
-        let tables = ClientDayBuilder.build(clientDrop, asOf: asOf, owned: owned)
-        let progress = ProgressCalculator.ranges(clientDrop, tables: tables, options: progressOptions(drop, config))
-        return ClientSide(tables: tables, progress: progress, zones: clientDrop.userZones)
+        let tables = ClientDayBuilder.build(drop, asOf: asOf, owned: owned)
+        let progress = ProgressCalculator.ranges(drop, tables: tables, options: progressOptions(drop, config))
+        return ClientSide(tables: tables, progress: progress)
     }
 
     static func progressOptions(_ drop: IngestedDrop, _ config: PipelineConfig) -> ProgressOptions {
         ProgressOptions(windows: config.progressWindows, defaultTargets: config.defaultTargets, goals: drop.goals)
-    }
-
-    /// A copy of the drop with its own zone resolver (and catalog).
-    static func withOwnZones(_ drop: IngestedDrop) -> IngestedDrop {
-        var copy = drop
-        copy.userZones = drop.userZones.copy()
-        copy.zones = copy.userZones.zones
-        return copy
     }
 
     /// `client`: the client side when it was computed already (alongside the
@@ -49,14 +39,13 @@ public enum FactsStage {
         }
         let progressOptions = progressOptions(drop, config)
         // The client side (day tables, Progress) and activity days run
-        // alongside the task side, each on its own copy of the zone resolver:
-        // the sides share no mutable state, and only dates, zone names and
-        // warnings come back. Activity days read every event again.
-        let activityDrop = withOwnZones(drop)
+        // alongside the task side. They share the drop (read only) and its
+        // zone resolver (whose record of fallbacks is locked). Activity days
+        // read every event again.
         let computing =
             client == nil
             ? BackgroundValue { FactsStage.clientSide(drop, config: config, asOf: asOf, owned: owned) } : nil
-        let activitySide = BackgroundValue { activityDays(activityDrop) }
+        let activitySide = BackgroundValue { activityDays(drop) }
         let outcomes = TaskOutcomeCalculator.outcomes(drop, asOf: asOf.instant)
         outcomesReady?(drop, outcomes)
         // Only the owned relationships' day tables: a partition holds every
@@ -70,8 +59,6 @@ public enum FactsStage {
         let client = client ?? computing?.value() ?? clientSide(drop, config: config, asOf: asOf, owned: owned)
         let (clientTables, progress) = (client.tables, client.progress)
         let activity = activitySide.value()
-        zones.absorbWarnings(of: client.zones)
-        zones.absorbWarnings(of: activityDrop.userZones)
         let signals = computeSignals(
             drop, outcomes: outcomes, days: days, today: today, tables: clientTables, activity: activity,
             options: progressOptions)

@@ -1,36 +1,28 @@
 import Dispatch
-import Foundation
+import Synchronization
 
 /// Runs independent jobs on all cores and returns their results in job
 /// order, so outputs stay deterministic; when jobs fail, the error of the
 /// first failing job in job order is thrown (not the first in time).
-/// Each job reads shared state only or writes state no other job touches.
-final class ParallelJobs<Result>: @unchecked Sendable {
-    private let jobs: [() throws -> Result]
-    private var results: [Result?]
-    private var errors: [(any Error)?]
-    private let lock = NSLock()
+/// Jobs are `@Sendable`: the compiler checks that they share only what is
+/// safe to share (immutable values, locked state).
+struct ParallelJobs<Output: Sendable>: Sendable {
+    private let jobs: [@Sendable () throws -> Output]
 
-    init(_ jobs: [() throws -> Result]) {
+    init(_ jobs: [@Sendable () throws -> Output]) {
         self.jobs = jobs
-        results = Array(repeating: nil, count: jobs.count)
-        errors = Array(repeating: nil, count: jobs.count)
     }
 
-    func run() throws -> [Result] {
+    func run() throws -> [Output] {
+        let jobs = jobs
+        let outcomes = Mutex([Result<Output, any Error>?](repeating: nil, count: jobs.count))
         DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
-            do {
-                let value = try jobs[index]()
-                lock.lock()
-                results[index] = value
-                lock.unlock()
-            } catch {
-                lock.lock()
-                errors[index] = error
-                lock.unlock()
-            }
+            let outcome = Result { try jobs[index]() }
+            outcomes.withLock { $0[index] = outcome }
         }
-        if let error = errors.lazy.compactMap({ $0 }).first { throw error }
-        return results.compactMap { $0 }
+        return try outcomes.withLock { $0 }.map { outcome in
+            guard let outcome else { preconditionFailure("a parallel job did not finish") }
+            return try outcome.get()
+        }
     }
 }

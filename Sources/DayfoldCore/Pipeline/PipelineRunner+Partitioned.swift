@@ -46,7 +46,6 @@ extension PipelineRunner {
     }
 
     func runPartitioned(_ layout: DropLayout, partitions: Int, publisher: OutputPublisher) throws -> PartitionedParts {
-        limitMallocArenas()
         debugRSS("start")
         let spill = publisher.path(".spill")
         defer { try? FileManager.default.removeItem(atPath: spill) }
@@ -112,7 +111,7 @@ extension PipelineRunner {
             debugRSS("partition \(index) computed")
             // The partition's tables are written side by side (they only read
             // its facts), the largest (the events) first.
-            let builders: [() -> OutputTable] = [
+            let builders: [@Sendable () -> OutputTable] = [
                 { ReportTables.adherenceEvents(result) }, { ReportTables.relationshipDays(result) },
                 { ReportTables.clientDays(result) }, { ReportTables.progressRanges(result) },
                 { ReportTables.riskSignals(result) }, { ReportTables.streaks(result) },
@@ -134,8 +133,8 @@ extension PipelineRunner {
             try FileManager.default.createDirectory(atPath: publisher.path(folder), withIntermediateDirectories: true)
         }
         let debug = debugTables
-        var jobs: [() throws -> [(String, Int, String)]] = PipelineRunner.partitionTables.map { table in
-            {
+        var jobs: [@Sendable () throws -> [(String, Int, String)]] = PipelineRunner.partitionTables.map { table in
+            { [fields] in
                 let merger = SortedTableMerger(fields: fields[table.name] ?? [], keyColumn: table.keyColumn)
                 let snapshot = "snapshots/\(table.name).parquet"
                 let rows = try merger.merge(

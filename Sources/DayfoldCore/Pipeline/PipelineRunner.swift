@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The run: ingest → normalize and compute → write → publish, with timings.
 public struct PipelineRunner {
@@ -12,9 +13,9 @@ public struct PipelineRunner {
     public var showProgress = false
     /// Leave the run's tables to the end of the process (for a command that
     /// exits right after): freeing millions of rows one allocation at a time
-    /// took 0.1–0.2 s on a 1 GB drop, while the exit drops them whole. Without
-    /// a memory budget, freed memory is also kept in the heap for reuse
-    /// (`keepFreedMemory`).
+    /// took 0.1–0.2 s on a 1 GB drop, while the exit drops them whole. (How
+    /// the heap treats freed memory is the executable's choice:
+    /// `ProcessTuning`, after `memoryProfile(_:)`.)
     public var keepMemoryUntilExit = false
     /// Follow symbolic links whatever their target (`--follow-links`, SPEC §10).
     public var followLinks = false
@@ -107,16 +108,36 @@ public struct PipelineRunner {
             + zoneWarnings.sorted() + HeaderNotices.warnings(accounts)
     }
 
+    /// How a run of this drop uses memory, for the process-wide heap
+    /// settings the executable chooses (`ProcessTuning`) before `run()`.
+    public enum MemoryProfile: Sendable, Equatable {
+        /// The whole drop at once, in a process that exits after the run.
+        case wholeUntilExit
+        /// The whole drop at once, in a process that goes on after it.
+        case whole
+        /// Partition by partition under `max_memory`: memory must follow what is live.
+        case partitioned(Int)
+    }
+
+    /// The memory profile of a run over `layout` (the drop's layout with
+    /// this runner's `followLinks`): `run()` takes the same path.
+    public func memoryProfile(_ layout: DropLayout) -> MemoryProfile {
+        let partitions = PipelineRunner.partitionCount(layout, budget: config.maxMemory.flatMap(parseByteSize))
+        if partitions > 1 && PartitionRouter.canPartition(layout) { return .partitioned(partitions) }
+        return keepMemoryUntilExit && config.maxMemory == nil ? .wholeUntilExit : .whole
+    }
+
     public func run() throws -> Outcome {
         // The output is checked before the drop is read (SPEC §10): a
         // refused output costs nothing and changes nothing.
         let target = try OutputTarget(output: output, drop: input)
         let layout = try DropLayout(root: input, options: DropLayout.Options(followLinks: followLinks))
-        let partitions = PipelineRunner.partitionCount(layout, budget: config.maxMemory.flatMap(parseByteSize))
-        var outcome =
-            partitions > 1 && PartitionRouter.canPartition(layout)
-            ? try runWithPartitions(layout, partitions: partitions, target: target)
-            : try runWhole(layout, target: target)
+        var outcome: Outcome
+        if case .partitioned(let partitions) = memoryProfile(layout) {
+            outcome = try runWithPartitions(layout, partitions: partitions, target: target)
+        } else {
+            outcome = try runWhole(layout, target: target)
+        }
         outcome.unrecognizedFiles = layout.unrecognizedFiles.count
         return outcome
     }
@@ -164,7 +185,6 @@ public struct PipelineRunner {
         // read, on the side that would otherwise wait for the status events.
         let config = config
         let asOf = asOf
-        if keepMemoryUntilExit && config.maxMemory == nil { keepFreedMemory() }
         // Every input's SHA-256 is taken on a thread of its own, two files at
         // a time, beside the whole run (see `FileDigests`).
         let inputFiles = layout.allFiles
@@ -198,7 +218,7 @@ public struct PipelineRunner {
         // of the facts, instead of finishing alone at the end of the writing.
         let eventSnapshot = LateValue<Result<(String, Int, String), any Error>>()
         let staging = publisher.staging
-        var result = FactsStage.compute(
+        var computed = FactsStage.compute(
             drop, config: config, asOf: asOf, client: early.value,
             outcomesReady: { drop, outcomes in
                 // The snapshot reads tasks and their ids, not the rows behind the
@@ -216,7 +236,8 @@ public struct PipelineRunner {
             })
         // The writers' memory comes from the rows the facts were computed from.
         drop.releaseFactInputs()
-        result.drop.releaseFactInputs()
+        computed.drop.releaseFactInputs()
+        let result = computed
         var warnings = PipelineRunner.warnings(
             invalidSchemaRows: drop.invalidSchemaRows, zoneWarnings: result.drop.userZones.warnings,
             accounts: drop.accounts)
@@ -226,12 +247,12 @@ public struct PipelineRunner {
         var publishWarnings: [String] = []
         do {
             // Tables are built inside the jobs, so their sorting runs in parallel too.
-            let reportTables: [(String, () -> OutputTable)] = [
+            let reportTables: [(String, @Sendable () -> OutputTable)] = [
                 ("reports/progress_ranges.csv", { ReportTables.progressRanges(result) }),
                 ("reports/risk_signals.csv", { ReportTables.riskSignals(result) }),
                 ("reports/streaks.csv", { ReportTables.streaks(result) }),
             ]
-            let snapshotTables: [(String, () -> OutputTable)] = [
+            let snapshotTables: [(String, @Sendable () -> OutputTable)] = [
                 ("client_days", { ReportTables.clientDays(result) }),
                 ("progress_ranges", { ReportTables.progressRanges(result) }),
                 ("risk_signals", { ReportTables.riskSignals(result) }),
@@ -239,8 +260,8 @@ public struct PipelineRunner {
             ]
             let rejectRows = ReportTables.rejects(drop.rejects)
             /// A job writes one output or more: each one's path, rows and SHA-256.
-            typealias Job = () throws -> [(String, Int, String)]
-            func report(_ relative: String, _ table: @escaping () -> OutputTable) -> Job {
+            typealias Job = @Sendable () throws -> [(String, Int, String)]
+            func report(_ relative: String, _ table: @escaping @Sendable () -> OutputTable) -> Job {
                 {
                     let path = publisher.path(relative)
                     let (rows, digest) = try TableWriters.writeCSV(table(), to: path)
@@ -248,7 +269,7 @@ public struct PipelineRunner {
                     return [(relative, rows, digest)]
                 }
             }
-            func snapshot(_ name: String, _ table: @escaping () -> OutputTable) -> Job {
+            func snapshot(_ name: String, _ table: @escaping @Sendable () -> OutputTable) -> Job {
                 { [try PipelineRunner.writeSnapshot(name, table(), in: staging, debug: debugTables)] }
             }
             // The relationship day table is both the coach summary report and
@@ -286,7 +307,6 @@ public struct PipelineRunner {
             let eventsOutput = try events.get()
             let outputs = (try written.get().flatMap { $0 } + [eventsOutput]).sorted { bytesLess($0.0, $1.0) }
             lap("write")
-            result.timings = timings
             let (hashedInputs, changed) = PipelineRunner.digested(
                 drop.accounts, files: inputFiles, digests: inputDigests.value())
             warnings += changed
@@ -300,7 +320,7 @@ public struct PipelineRunner {
         } catch {
             throw PipelineRunner.writeFailure(error, publisher)
         }
-        if keepMemoryUntilExit { KeptUntilExit.shared.keep((drop, result)) }
+        if keepMemoryUntilExit { KeptUntilExit.keep((drop, result)) }
         var outcome = outcome(read: drop.rowsRead, rejected: drop.rowsRejected, publisher: publisher)
         outcome.warnings = warnings + publishWarnings
         outcome.failedImports = drop.failedImports.sorted(by: bytesLess)
@@ -337,32 +357,23 @@ public struct PipelineRunner {
 }
 
 /// Values held for the rest of the process (see `PipelineRunner.keepMemoryUntilExit`).
-private final class KeptUntilExit: @unchecked Sendable {
-    static let shared = KeptUntilExit()
-    private var values: [Any] = []
-    private let lock = NSLock()
+private enum KeptUntilExit {
+    private static let values = Mutex<[any Sendable]>([])
 
-    func keep(_ value: Any) {
-        lock.lock()
-        values.append(value)
-        lock.unlock()
+    static func keep(_ value: any Sendable) {
+        values.withLock { $0.append(value) }
     }
 }
 
 /// The client side computed during ingest (see `IngestOptions.clientInputsReady`).
-private final class EarlyClientSide: @unchecked Sendable {
-    private var side: FactsStage.ClientSide?
-    private let lock = NSLock()
+private final class EarlyClientSide: Sendable {
+    private let side = Mutex<FactsStage.ClientSide?>(nil)
 
     func set(_ side: FactsStage.ClientSide) {
-        lock.lock()
-        self.side = side
-        lock.unlock()
+        self.side.withLock { $0 = side }
     }
 
     var value: FactsStage.ClientSide? {
-        lock.lock()
-        defer { lock.unlock() }
-        return side
+        side.withLock { $0 }
     }
 }

@@ -1,5 +1,5 @@
 /// Everything a run computed, ready to be written.
-public struct RunResult: @unchecked Sendable {
+public struct RunResult: Sendable {
     public var drop: IngestedDrop
     public var asOf: ParsedInstant
     public var outcomes: [TaskOutcome]

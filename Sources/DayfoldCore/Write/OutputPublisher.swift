@@ -8,7 +8,7 @@ import Foundation
 /// staging directory, with the partitioned run's `.spill` inside) and
 /// `.dayfold-<name>.old-<pid>` (the previous outputs during the swap), so
 /// they can never be taken for a user's folder (SPEC §10).
-public struct OutputPublisher {
+public struct OutputPublisher: Sendable {
     public let destination: String
     public let staging: String
     private let old: String

@@ -1,18 +1,19 @@
 /// How one output column reads its value for a row; NULL is nil. Typed per
 /// column, so row groups are filled straight from the run's facts: a row is
 /// never boxed into an array of enum cells (building and releasing those
-/// arrays was most of the write stage).
-enum OutputValues {
-    case int((Int) -> Int64?)
-    case double((Int) -> Double?)
-    case date((Int) -> LocalDate?)
-    case timestamp((Int) -> Instant?)
-    case bool((Int) -> Bool?)
-    case string((Int) -> String?)
+/// arrays was most of the write stage). The readers only read the run's
+/// results, so they are `@Sendable`: row groups are built on other threads.
+enum OutputValues: Sendable {
+    case int(@Sendable (Int) -> Int64?)
+    case double(@Sendable (Int) -> Double?)
+    case date(@Sendable (Int) -> LocalDate?)
+    case timestamp(@Sendable (Int) -> Instant?)
+    case bool(@Sendable (Int) -> Bool?)
+    case string(@Sendable (Int) -> String?)
 }
 
 /// One column of an output table: its Parquet field and how to read its values.
-public struct OutputColumn {
+public struct OutputColumn: Sendable {
     public let field: ParquetField
     let values: OutputValues
 
@@ -50,13 +51,13 @@ public struct OutputColumn {
 /// An output table defined once, written both as a CSV report and as a
 /// Parquet snapshot from the same typed column data, so the two can never
 /// disagree. Values are made one row range at a time, so a writer streams
-/// them in bounded row groups.
-public struct OutputTable {
+/// them in bounded row groups (which may be built on another thread).
+public struct OutputTable: Sendable {
     public var name: String
     public var fields: [ParquetField]
     public var rowCount: Int
     /// Typed column data for rows `range`, one per field, in field order.
-    let rowGroup: (Range<Int>) -> [ParquetColumnData]
+    let rowGroup: @Sendable (Range<Int>) -> [ParquetColumnData]
 
     /// A table whose columns each read their value per row.
     init(name: String, rowCount: Int, columns: [OutputColumn]) {
@@ -71,7 +72,7 @@ public struct OutputTable {
     /// row instead of one per column saves a cache miss per value.
     init(
         name: String, rowCount: Int, fields: [ParquetField],
-        rowGroup: @escaping (Range<Int>) -> [ParquetColumnData]
+        rowGroup: @escaping @Sendable (Range<Int>) -> [ParquetColumnData]
     ) {
         self.name = name
         self.rowCount = rowCount

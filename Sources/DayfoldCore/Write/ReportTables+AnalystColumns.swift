@@ -47,7 +47,7 @@ extension ReportTables {
     /// The relationship columns of a small table whose row `r` belongs to
     /// relationship `relationshipOf(r)`, read per row.
     static func relationshipDetailColumns(
-        _ result: RunResult, _ relationshipOf: @escaping (Int) -> Int
+        _ result: RunResult, _ relationshipOf: @escaping @Sendable (Int) -> Int
     ) -> [OutputColumn] {
         let relationships = result.drop.relationships
         return [

@@ -20,7 +20,9 @@ public enum ReportTables {
 
     /// The `relationship_id` and `client_user_id` columns of a table whose
     /// row `r` belongs to relationship `relationshipOf(r)`.
-    static func relationshipColumns(_ result: RunResult, _ relationshipOf: @escaping (Int) -> Int) -> [OutputColumn] {
+    static func relationshipColumns(
+        _ result: RunResult, _ relationshipOf: @escaping @Sendable (Int) -> Int
+    ) -> [OutputColumn] {
         let relationships = result.drop.relationships
         return [
             OutputColumn("relationship_id", .string { relationships[relationshipOf($0)].id }),
@@ -60,7 +62,7 @@ public enum ReportTables {
         // All columns of a row group in one pass over its days.
         return OutputTable(
             name: "relationship_days", rowCount: days.count, fields: fields + relationshipDetailFields + [asOfField]
-        ) { range in
+        ) { [days] range in
             var relationshipID = ParquetByteColumn()
             var clientID = ParquetByteColumn()
             var timezone = ParquetByteColumn()
@@ -186,7 +188,7 @@ public enum ReportTables {
         // One pass per row: a day holds arrays and a String, and reading it
         // once per column retained them all each time.
         return OutputTable(name: "client_days", rowCount: rows.count, fields: fields + [asOfField] + dietaryFields) {
-            range in
+            [rows] range in
             var users = ParquetByteColumn()
             var zones = ParquetByteColumn()
             var dates: [Int32?] = []

@@ -62,9 +62,8 @@ enum TableWriters {
         let ranges = stride(from: 0, to: table.rowCount, by: rowGroupRows).map {
             $0..<min($0 + rowGroupRows, table.rowCount)
         }
-        let shared = SharedTable(table: table)
         func build(_ rows: Range<Int>) -> BackgroundValue<[ParquetColumnData]> {
-            BackgroundValue { shared.table.rowGroup(rows) }
+            BackgroundValue { table.rowGroup(rows) }
         }
         var next = ranges.first.map(build)
         for index in ranges.indices {
@@ -78,11 +77,4 @@ enum TableWriters {
         try writer.close()
         return (table.rowCount, writer.sha256 ?? "")
     }
-}
-
-/// A table whose row groups are built on another thread: its `rowGroup`
-/// closure only reads the run's immutable results.
-private final class SharedTable: @unchecked Sendable {
-    let table: OutputTable
-    init(table: OutputTable) { self.table = table }
 }

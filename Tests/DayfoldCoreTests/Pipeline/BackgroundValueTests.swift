@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import DayfoldCore
@@ -55,12 +56,11 @@ import Testing
         _ = value.value()
     }
 
-    private final class LockedPolicy: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: Int32 = -1
+    private final class LockedPolicy: Sendable {
+        private let stored = Mutex<Int32>(-1)
         var value: Int32 {
-            get { lock.withLock { stored } }
-            set { lock.withLock { stored = newValue } }
+            get { stored.withLock { $0 } }
+            set { stored.withLock { $0 = newValue } }
         }
     }
 

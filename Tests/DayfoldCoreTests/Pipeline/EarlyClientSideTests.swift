@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import DayfoldCore
@@ -8,14 +9,10 @@ import Testing
 /// compute stage gives from the whole drop (partitioned runs still take that
 /// path), warnings included.
 @Suite struct EarlyClientSideTests {
-    final class Captured: @unchecked Sendable {
-        var drops: [IngestedDrop] = []
-        let lock = NSLock()
-        func add(_ drop: IngestedDrop) {
-            lock.lock()
-            drops.append(drop)
-            lock.unlock()
-        }
+    final class Captured: Sendable {
+        private let stored = Mutex<[IngestedDrop]>([])
+        func add(_ drop: IngestedDrop) { stored.withLock { $0.append(drop) } }
+        var drops: [IngestedDrop] { stored.withLock { $0 } }
     }
 
     static let drops: [(drop: String, pipeline: String?, asOf: String)] = [
@@ -40,8 +37,8 @@ import Testing
         #expect(inputs.events.isEmpty && inputs.tasks.isEmpty)
         #expect(inputs.journal.count == drop.journal.count)
 
-        // A second reading for the whole-drop path: the zone resolver (and
-        // its warnings) is the drop's own object.
+        // A second reading for the whole-drop path, with a resolver (and
+        // record of fallbacks) of its own.
         let again = try PipelineRunner.ingest(input: input, config: config, asOf: asOf, hashInputs: false)
         let whole = FactsStage.compute(again, config: config, asOf: asOf)
         let early = FactsStage.compute(

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import DayfoldCore
@@ -6,19 +7,10 @@ import Testing
 /// Progress off a terminal is a log's plain lines (SPEC §10): the reading
 /// updates come at most every 5 s, each stage's start and end always.
 @Suite struct ProgressReporterTests {
-    final class Lines: @unchecked Sendable {
-        private var text = ""
-        private let lock = NSLock()
-        func append(_ more: String) {
-            lock.lock()
-            text += more
-            lock.unlock()
-        }
-        var value: String {
-            lock.lock()
-            defer { lock.unlock() }
-            return text
-        }
+    final class Lines: Sendable {
+        private let text = Mutex("")
+        func append(_ more: String) { text.withLock { $0 += more } }
+        var value: String { text.withLock { $0 } }
     }
 
     @Test func offATerminalUpdatesAreThrottledToPlainLines() {

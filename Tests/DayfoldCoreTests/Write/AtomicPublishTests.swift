@@ -26,7 +26,7 @@ import Testing
         let enumerator = FileManager.default.enumerator(atPath: directory.path)
         while let relative = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(
+            _ = FileManager.default.fileExists(
                 atPath: directory.appendingPathComponent(relative).path, isDirectory: &isDirectory)
             if !isDirectory.boolValue && !listed.contains(relative) {
                 problems.append("\(relative): not in the manifest")

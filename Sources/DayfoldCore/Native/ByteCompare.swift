@@ -21,6 +21,10 @@ func bytesEqual(_ field: ArraySlice<UInt8>, _ key: [UInt8]) -> Bool {
 /// ends at `ends[row]`; `nulls[row]` marks NULL), or nil when all are NULL.
 /// Each value's first 8 bytes, as a big-endian number, decide most
 /// comparisons without a `memcmp`. On ties the first such value is kept.
+/// Inlined into its caller: as a call of its own, the loop was compiled
+/// with its buffers' addresses spilled and reloaded each row (11 % more
+/// instructions than when the loop sat in the statistics).
+@inline(__always)
 func byteStringExtremes(bytes: [UInt8], ends: [Int], nulls: [Bool]) -> (min: Range<Int>, max: Range<Int>)? {
     precondition(nulls.count == ends.count, "a NULL flag per value")
     return bytes.withUnsafeBufferPointer { bytes in

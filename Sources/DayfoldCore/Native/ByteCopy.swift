@@ -71,20 +71,19 @@ enum ByteCopy {
         }
     }
 
-    /// Appends, for each of `ranges` of `source`, its length as 4
-    /// little-endian bytes and then its bytes (Parquet's PLAIN byte arrays):
-    /// the room is sized once, then written in place.
-    static func appendLengthPrefixed(
-        _ source: [UInt8], _ ranges: some Collection<Range<Int>>, into bytes: inout [UInt8]
-    ) {
+    /// Appends, for each non-NULL value of `column` in `rows`, its length as
+    /// 4 little-endian bytes and then its bytes (Parquet's PLAIN byte
+    /// arrays): the room is sized once, then written in place.
+    static func appendLengthPrefixed(_ column: ParquetByteColumn, rows: Range<Int>, into bytes: inout [UInt8]) {
         var size = 0
-        for range in ranges { size += 4 + range.count }
+        for row in rows where !column.nulls[row] { size += 4 + column.range(row).count }
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: size))
         bytes.withUnsafeMutableBytes { output in
-            source.withUnsafeBytes { source in
+            column.bytes.withUnsafeBytes { source in
                 var offset = start
-                for range in ranges {
+                for row in rows where !column.nulls[row] {
+                    let range = column.range(row)
                     output.storeBytes(of: UInt32(range.count).littleEndian, toByteOffset: offset, as: UInt32.self)
                     offset += 4
                     UnsafeMutableRawBufferPointer(rebasing: output[offset..<(offset + range.count)])

@@ -32,10 +32,10 @@ import Testing
         #expect(output == expected)
     }
 
-    @Test func rangesAreWrittenWithLittleEndianLengths() {
-        let source = Array("abcdefghij".utf8)
+    @Test func presentValuesAreWrittenWithLittleEndianLengths() {
+        let column = ParquetByteColumn(["skipped", "cde", nil, "", "j"])
         var output: [UInt8] = [0xEE]
-        ByteCopy.appendLengthPrefixed(source, [2..<5, 0..<0, 9..<10], into: &output)
+        ByteCopy.appendLengthPrefixed(column, rows: 1..<5, into: &output)
         #expect(output == [0xEE, 3, 0, 0, 0, 0x63, 0x64, 0x65, 0, 0, 0, 0, 1, 0, 0, 0, 0x6A])
     }
 

@@ -32,8 +32,7 @@ enum ParquetPlainEncoder {
                 bytes.append(contentsOf: value.utf8)
             }
         case .utf8(let column):
-            let present = rows.lazy.filter { !column.nulls[$0] }
-            ByteCopy.appendLengthPrefixed(column.bytes, present.map { column.range($0) }, into: &bytes)
+            ByteCopy.appendLengthPrefixed(column, rows: rows, into: &bytes)
         }
     }
 

@@ -52,15 +52,13 @@ struct CSVCells {
         case .string(let values):
             cells(values[range]) { CSVReportWriter.escape($0, into: &$1, guardFormulas: guardFormulas) }
         case .utf8(let values):
-            values.bytes.withUnsafeBufferPointer { source in
-                for row in range {
-                    if !values.nulls[row] {
-                        CSVReportWriter.appendField(
-                            UnsafeBufferPointer(rebasing: source[values.range(row)]), into: &bytes,
-                            guardFormulas: guardFormulas)
-                    }
-                    ends.append(bytes.count)
+            let source = values.bytes.span
+            for row in range {
+                if !values.nulls[row] {
+                    CSVReportWriter.appendField(
+                        source.extracting(values.range(row)), into: &bytes, guardFormulas: guardFormulas)
                 }
+                ends.append(bytes.count)
             }
         }
         columns += 1
@@ -78,42 +76,10 @@ struct CSVCells {
     private static let falseText = Array("false".utf8)
 
     /// Appends the chunk's rows, each cell copied from its column, into
-    /// `output`: room for all of them is taken once (the cells' bytes, a
-    /// comma or line break after each) and filled through one pointer. A
-    /// short cell (most are a few bytes) is copied byte by byte, a longer
-    /// one (an id) by one `memcpy`; the bounds of the room are checked per
-    /// chunk, not per byte.
+    /// `output`, a comma after each cell and a line break after each row:
+    /// room for all of them is taken once (`ByteCopy.appendRows`).
     func appendRows(into output: inout [UInt8]) {
-        guard columns > 0 else { return output.append(contentsOf: repeatElement(0x0A, count: rows)) }
-        let total = bytes.count + rows * columns
-        output.append(addingCapacity: total) { span in
-            span.withUnsafeMutableBufferPointer { room, initialized in
-                precondition(room.count >= total, "room for every cell and separator")
-                guard let target = room.baseAddress else { return }
-                var at = 0
-                bytes.withUnsafeBufferPointer { text in
-                    ends.withUnsafeBufferPointer { ends in
-                        for row in 0..<rows {
-                            for column in 0..<columns {
-                                let cell = column * rows + row
-                                let start = cell == 0 ? 0 : ends[cell - 1]
-                                let length = ends[cell] - start
-                                if length > 0, let source = text.baseAddress {
-                                    if length <= 8 {
-                                        for index in 0..<length { target[at + index] = source[start + index] }
-                                    } else {
-                                        (target + at).initialize(from: source + start, count: length)
-                                    }
-                                    at += length
-                                }
-                                target[at] = column + 1 < columns ? 0x2C : 0x0A
-                                at += 1
-                            }
-                        }
-                    }
-                }
-                initialized = at
-            }
-        }
+        ByteCopy.appendRows(
+            cells: bytes, ends: ends, rows: rows, columns: columns, separator: 0x2C, terminator: 0x0A, into: &output)
     }
 }

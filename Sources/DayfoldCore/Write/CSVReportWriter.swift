@@ -48,11 +48,12 @@ public final class CSVReportWriter {
     /// may need the guard goes through `escape`, so the output is the same as
     /// `append(row:)`.
     func append(record: CSVRecord) throws {
-        record.bytes.withUnsafeBufferPointer { bytes in
-            for index in 0..<record.fieldCount {
-                if index > 0 { buffer.append(0x2C) }
-                appendField(UnsafeBufferPointer(rebasing: bytes[record.start(index)..<record.end(index)]))
-            }
+        let bytes = record.bytes
+        let fields = bytes.span
+        for index in 0..<record.fieldCount {
+            if index > 0 { buffer.append(0x2C) }
+            Self.appendField(
+                fields.extracting(record.start(index)..<record.end(index)), into: &buffer, guardFormulas: guardFormulas)
         }
         buffer.append(0x0A)
         rows += 1
@@ -81,16 +82,12 @@ public final class CSVReportWriter {
     }
 
     /// A field given as bytes, quoted and guarded as `escape` would.
-    private func appendField(_ field: UnsafeBufferPointer<UInt8>) {
-        CSVReportWriter.appendField(field, into: &buffer, guardFormulas: guardFormulas)
-    }
-
-    static func appendField(_ field: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], guardFormulas: Bool) {
-        guard let first = field.first else { return }
-        if guardFormulas && CSVReportWriter.mayBeFormula(first) {
-            CSVReportWriter.escape(String(decoding: field, as: UTF8.self), into: &output)
+    static func appendField(_ field: Span<UInt8>, into output: inout [UInt8], guardFormulas: Bool) {
+        guard !field.isEmpty else { return }
+        if guardFormulas && CSVReportWriter.mayBeFormula(field[0]) {
+            CSVReportWriter.escape(CSVFieldQuoting.text(field), into: &output)
         } else {
-            CSVReportWriter.quote(field, into: &output)
+            CSVFieldQuoting.append(field, into: &output)
         }
     }
 
@@ -104,25 +101,9 @@ public final class CSVReportWriter {
         }
     }
 
-    /// Decimal digits of `value` (what `String(value)` writes).
-    /// The digits are made right to left in a small buffer and appended at
-    /// once (most report cells are counts of one digit: those take one append).
+    /// Decimal digits of `value` (what `String(value)` writes), with no String.
     static func appendInteger(_ value: Int64, into output: inout [UInt8]) {
-        if value >= 0 && value < 10 { return output.append(0x30 &+ UInt8(truncatingIfNeeded: value)) }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var magnitude = value.magnitude
-            var position = digits.count
-            repeat {
-                position -= 1
-                digits[position] = UInt8(truncatingIfNeeded: 0x30 &+ magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 {
-                position -= 1
-                digits[position] = 0x2D
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[position...]))
-        }
+        DecimalDigits.append(value, into: &output)
     }
 
     private func flush() throws {
@@ -136,54 +117,13 @@ public final class CSVReportWriter {
         if guardFormulas, let first = text.utf8.first, mayBeFormula(first), !isPlainDecimal(text.utf8) {
             text = "'" + text
         }
-        text.withUTF8 { quote($0, into: &output) }
+        CSVFieldQuoting.append(text.utf8.span, into: &output)
     }
 
     /// A leading `=`, `+`, `-`, `@`, tab or CR: a spreadsheet may run the cell.
     private static func mayBeFormula(_ first: UInt8) -> Bool {
         first == 0x3D || first == 0x2B || first == 0x2D || first == 0x40 || first == 0x09 || first == 0x0D
     }
-
-    /// The field as RFC 4180 wants it: quoted (quotes doubled) when it holds
-    /// a comma, a quote or a line break.
-    private static func quote(_ field: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-        guard needsQuotes(field) else {
-            output.append(contentsOf: field)
-            return
-        }
-        output.append(0x22)
-        for byte in field {
-            if byte == 0x22 { output.append(0x22) }
-            output.append(byte)
-        }
-        output.append(0x22)
-    }
-
-    /// Whether the field holds a comma, a quote, LF or CR, tested 8 bytes
-    /// at a time (`ByteWords`; ids and dates, most cells, hold none).
-    static func needsQuotes(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = field.baseAddress else { return false }
-        var offset = 0
-        while offset + 8 <= field.count {
-            let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
-            let hit =
-                ByteWords.zeroBytes(word ^ commas) | ByteWords.zeroBytes(word ^ quotes)
-                | ByteWords.zeroBytes(word ^ lineFeeds) | ByteWords.zeroBytes(word ^ returns)
-            if hit != 0 { return true }
-            offset += 8
-        }
-        while offset < field.count {
-            let byte = base[offset]
-            if byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D { return true }
-            offset += 1
-        }
-        return false
-    }
-
-    private static let commas = ByteWords.repeated(0x2C)
-    private static let quotes = ByteWords.repeated(0x22)
-    private static let lineFeeds = ByteWords.repeated(0x0A)
-    private static let returns = ByteWords.repeated(0x0D)
 
     public func finish() throws {
         try flush()

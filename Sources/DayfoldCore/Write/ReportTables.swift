@@ -286,17 +286,14 @@ public enum ReportTables {
             occurred.reserveCapacity(range.count)
             late.reserveCapacity(range.count)
             superseded.reserveCapacity(range.count)
-            let ahead = 16
-            for row in range {
-                if row + ahead < range.upperBound { prefetchElement(outcomes, rows[row + ahead]) }
-                let index = rows[row]
-                taskOf.append(outcomes[index].task)
-                let kind = outcomes[index].kind
+            outcomes.forEach(at: rows[range]) { outcome in
+                taskOf.append(outcome.task)
+                let kind = outcome.kind
                 kinds.append(kind)
-                occurred.append(outcomes[index].occurredAt?.micros)
-                late.append(outcomes[index].late)
-                superseded.append(outcomes[index].supersededVersion)
-                if kind == .skipped { skipReason.append(outcomes[index].skipReason) } else { skipReason.appendNull() }
+                occurred.append(outcome.occurredAt?.micros)
+                late.append(outcome.late)
+                superseded.append(outcome.supersededVersion)
+                if kind == .skipped { skipReason.append(outcome.skipReason) } else { skipReason.appendNull() }
             }
             var relationshipOf: [Int] = []
             var dates: [Int32?] = []
@@ -306,20 +303,13 @@ public enum ReportTables {
             dates.reserveCapacity(range.count)
             taskID.reserveRows(range.count, bytes: 36 * range.count)
             taskKind.reserveRows(range.count, bytes: 8 * range.count)
-            for (position, task) in taskOf.enumerated() {
-                // Three dependent loads per row (task, its id's offsets, the id's
-                // bytes), each started some rows before it is needed.
-                if position + ahead < taskOf.count { prefetchElement(drop.tasks, taskOf[position + ahead]) }
-                if position + ahead / 2 < taskOf.count {
-                    drop.taskIDs.prefetchOffsets(drop.tasks[taskOf[position + ahead / 2]].id)
-                }
-                if position + ahead / 4 < taskOf.count {
-                    drop.taskIDs.prefetchBytes(drop.tasks[taskOf[position + ahead / 4]].id)
-                }
-                relationshipOf.append(drop.tasks[task].relationship)
-                dates.append(drop.tasks[task].localDate.days)
-                taskID.append(drop.taskIDs[drop.tasks[task].id])
-                taskKind.append(kindBytes[Int(drop.tasks[task].kind)][...])
+            // Three dependent loads per row (the task, its id's offsets, the
+            // id's bytes): the walk starts each some rows before it is needed.
+            drop.tasks.forEach(at: taskOf, string: { $0.id }, of: drop.taskIDs) { task, id in
+                relationshipOf.append(task.relationship)
+                dates.append(task.localDate.days)
+                taskID.append(id)
+                taskKind.append(kindBytes[Int(task.kind)][...])
             }
             var relationshipID = ParquetByteColumn()
             var clientID = ParquetByteColumn()
@@ -333,72 +323,35 @@ public enum ReportTables {
             var type = ParquetByteColumn()
             eventID.reserveRows(range.count, bytes: 2 * 32 * range.count)
             type.reserveRows(range.count, bytes: 9 * range.count)
-            taskID.bytes.withUnsafeBufferPointer { ids in
-                // Ids two rows at a time: their digests are computed side by side.
-                var position = 0
-                while position + 1 < kinds.count {
-                    let first = kinds[position]?.utf8Name ?? []
-                    let second = kinds[position + 1]?.utf8Name ?? []
-                    eventID.appendBuilt(2, width: 64) {
-                        appendEventIDs(
-                            (UnsafeBufferPointer(rebasing: ids[taskID.range(position)]), first),
-                            (UnsafeBufferPointer(rebasing: ids[taskID.range(position + 1)]), second), into: &$0)
-                    }
-                    type.append(first[...])
-                    type.append(second[...])
-                    position += 2
+            // An event's id is the hex SHA-256 of `task id|event type` (SPEC §7),
+            // two rows at a time: their digests are computed side by side.
+            let ids = taskID.bytes.span
+            var position = 0
+            while position + 1 < kinds.count {
+                let first = kinds[position]?.utf8Name ?? []
+                let second = kinds[position + 1]?.utf8Name ?? []
+                eventID.appendBuilt(2, width: 64) {
+                    EventIDDigests.appendPair(
+                        ids.extracting(taskID.range(position)), first, ids.extracting(taskID.range(position + 1)),
+                        second, into: &$0)
                 }
-                if position < kinds.count {
-                    let name = kinds[position]?.utf8Name ?? []
-                    eventID.appendBuilt {
-                        appendEventID(UnsafeBufferPointer(rebasing: ids[taskID.range(position)]), name, into: &$0)
-                        return true
-                    }
-                    type.append(name[...])
+                type.append(first[...])
+                type.append(second[...])
+                position += 2
+            }
+            if position < kinds.count {
+                let name = kinds[position]?.utf8Name ?? []
+                eventID.appendBuilt {
+                    EventIDDigests.append(ids.extracting(taskID.range(position)), name, into: &$0)
+                    return true
                 }
+                type.append(name[...])
             }
             return [
                 .utf8(eventID), .utf8(taskID), .utf8(relationshipID), .utf8(clientID), .int32(dates), .utf8(taskKind),
                 .utf8(type), .double(kinds.map { $0 == .completed ? 1 : 0 }), .int64(occurred), .boolean(late),
                 .boolean(superseded), .utf8(skipReason),
             ] + details.columns(relationshipOf)
-        }
-    }
-
-    /// An adherence event's id: the hex SHA-256 of `task id|event type`
-    /// (SPEC §7), written straight into the column's bytes.
-    static func appendEventID(_ taskID: UnsafeBufferPointer<UInt8>, _ type: [UInt8], into output: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: taskID.count + 1 + type.count) { message in
-            writeEventIDMessage(taskID, type, into: message, at: 0)
-            SHA256Hasher.appendHex(of: UnsafeBufferPointer(message), into: &output)
-        }
-    }
-
-    /// Writes `task id|event type`, the message an event id hashes, at `position`.
-    private static func writeEventIDMessage(
-        _ taskID: UnsafeBufferPointer<UInt8>, _ type: [UInt8], into messages: UnsafeMutableBufferPointer<UInt8>,
-        at position: Int
-    ) {
-        _ = UnsafeMutableBufferPointer(rebasing: messages[position...]).initialize(fromContentsOf: taskID)
-        messages[position + taskID.count] = 0x7C
-        _ = UnsafeMutableBufferPointer(rebasing: messages[(position + taskID.count + 1)...])
-            .initialize(fromContentsOf: type)
-    }
-
-    /// Two adherence events' ids (each a task id and an event type), their
-    /// digests computed side by side; the same bytes as `appendEventID` on each.
-    static func appendEventIDs(
-        _ first: (taskID: UnsafeBufferPointer<UInt8>, type: [UInt8]),
-        _ second: (taskID: UnsafeBufferPointer<UInt8>, type: [UInt8]), into output: inout [UInt8]
-    ) {
-        let firstLength = first.taskID.count + 1 + first.type.count
-        let secondLength = second.taskID.count + 1 + second.type.count
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: firstLength + secondLength) { messages in
-            writeEventIDMessage(first.taskID, first.type, into: messages, at: 0)
-            writeEventIDMessage(second.taskID, second.type, into: messages, at: firstLength)
-            SHA256Hasher.appendHexOfPair(
-                UnsafeBufferPointer(rebasing: messages[..<firstLength]),
-                UnsafeBufferPointer(rebasing: messages[firstLength...]), into: &output)
         }
     }
 

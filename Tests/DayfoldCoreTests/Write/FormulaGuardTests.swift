@@ -22,9 +22,7 @@ import Testing
     @Test func byteFieldsAreGuardedAlike() {
         for (cell, written) in [("-0x1p3", "'-0x1p3"), ("-12", "-12")] {
             var output: [UInt8] = []
-            Array(cell.utf8).withUnsafeBufferPointer {
-                CSVReportWriter.appendField($0, into: &output, guardFormulas: true)
-            }
+            CSVReportWriter.appendField(Array(cell.utf8).span, into: &output, guardFormulas: true)
             #expect(String(decoding: output, as: UTF8.self) == written)
         }
     }

@@ -20,8 +20,8 @@ public struct ParquetByteColumn: Sendable, Equatable {
     public var count: Int { ends.count }
 
     public mutating func append(_ value: String?) {
-        guard var value else { return appendNull() }
-        value.withUTF8 { bytes.append(contentsOf: $0) }
+        guard let value else { return appendNull() }
+        ByteCopy.append(value.utf8.span, into: &bytes)
         ends.append(bytes.count)
         nulls.append(false)
     }

@@ -2,7 +2,9 @@
 /// booleans one bit each, LSB first; fixed-width numbers little-endian;
 /// byte arrays as a 4-byte little-endian length then the bytes.
 enum ParquetPlainEncoder {
-    /// Appends the PLAIN encoding of the non-NULL values in `rows`.
+    /// Appends the PLAIN encoding of the non-NULL values in `rows`. Fixed-width
+    /// values and byte arrays are written into room sized once (`ByteCopy`):
+    /// appending byte by byte was most of the encoding time.
     static func encode(_ column: ParquetColumnData, rows: Range<Int>, into bytes: inout [UInt8]) {
         switch column {
         case .boolean(let values):
@@ -19,57 +21,18 @@ enum ParquetPlainEncoder {
             }
             if bitIndex > 0 { bytes.append(current) }
         case .int32(let values):
-            appendFixedWidth(values[rows], &bytes) { UInt32(bitPattern: $0).littleEndian }
+            ByteCopy.appendWords(values[rows], into: &bytes) { UInt32(bitPattern: $0).littleEndian }
         case .int64(let values):
-            appendFixedWidth(values[rows], &bytes) { UInt64(bitPattern: $0).littleEndian }
+            ByteCopy.appendWords(values[rows], into: &bytes) { UInt64(bitPattern: $0).littleEndian }
         case .double(let values):
-            appendFixedWidth(values[rows], &bytes) { $0.bitPattern.littleEndian }
+            ByteCopy.appendWords(values[rows], into: &bytes) { $0.bitPattern.littleEndian }
         case .string(let values):
             for case let value? in values[rows] {
                 appendLittleEndian(UInt64(value.utf8.count), width: 4, &bytes)
                 bytes.append(contentsOf: value.utf8)
             }
         case .utf8(let column):
-            appendByteArrays(column, rows: rows, &bytes)
-        }
-    }
-
-    /// The non-NULL values as `Word`s stored back to back: sized once and
-    /// written in place (appending byte by byte was most of the encoding time).
-    private static func appendFixedWidth<Value, Word>(
-        _ values: ArraySlice<Value?>, _ bytes: inout [UInt8], _ word: (Value) -> Word
-    ) {
-        var present = 0
-        for value in values where value != nil { present += 1 }
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: present * MemoryLayout<Word>.size))
-        bytes.withUnsafeMutableBytes { output in
-            var offset = start
-            for case let value? in values {
-                output.storeBytes(of: word(value), toByteOffset: offset, as: Word.self)
-                offset += MemoryLayout<Word>.size
-            }
-        }
-    }
-
-    /// Each non-NULL value as a 4-byte little-endian length and its bytes, written in place.
-    private static func appendByteArrays(_ column: ParquetByteColumn, rows: Range<Int>, _ bytes: inout [UInt8]) {
-        var size = 0
-        for row in rows where !column.nulls[row] { size += 4 + column.range(row).count }
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: size))
-        bytes.withUnsafeMutableBytes { output in
-            column.bytes.withUnsafeBytes { source in
-                var offset = start
-                for row in rows where !column.nulls[row] {
-                    let range = column.range(row)
-                    output.storeBytes(of: UInt32(range.count).littleEndian, toByteOffset: offset, as: UInt32.self)
-                    offset += 4
-                    UnsafeMutableRawBufferPointer(rebasing: output[offset..<(offset + range.count)])
-                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[range]))
-                    offset += range.count
-                }
-            }
+            ByteCopy.appendLengthPrefixed(column, rows: rows, into: &bytes)
         }
     }
 

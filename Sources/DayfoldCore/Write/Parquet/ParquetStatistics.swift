@@ -93,58 +93,12 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
             minBytes = low.map { Array($0.utf8) }
             maxBytes = high.map { Array($0.utf8) }
         case .utf8(let column):
-            // The first 8 bytes, big-endian, decide most comparisons without a memcmp.
-            var low: (prefix: UInt64, range: Range<Int>)?
-            var high: (prefix: UInt64, range: Range<Int>)?
-            column.bytes.withUnsafeBufferPointer { bytes in
-                column.ends.withUnsafeBufferPointer { ends in
-                    column.nulls.withUnsafeBufferPointer { nulls in
-                        var lowPrefix = UInt64.max
-                        var lowRange = 0..<0
-                        var highPrefix = UInt64.min
-                        var highRange = 0..<0
-                        var seen = false
-                        for row in 0..<ends.count where !nulls[row] {
-                            let range = (row == 0 ? 0 : ends[row - 1])..<ends[row]
-                            let prefix = Self.orderPrefix(bytes, range)
-                            if !seen {
-                                (lowPrefix, lowRange, highPrefix, highRange, seen) = (
-                                    prefix, range, prefix, range, true
-                                )
-                                continue
-                            }
-                            if prefix < lowPrefix || (prefix == lowPrefix && bytesLess(bytes, range, lowRange)) {
-                                (lowPrefix, lowRange) = (prefix, range)
-                            }
-                            if prefix > highPrefix || (prefix == highPrefix && bytesLess(bytes, highRange, range)) {
-                                (highPrefix, highRange) = (prefix, range)
-                            }
-                        }
-                        if seen {
-                            low = (lowPrefix, lowRange)
-                            high = (highPrefix, highRange)
-                        }
-                    }
-                }
-            }
-            minBytes = low.map { Array(column.bytes[$0.range]) }
-            maxBytes = high.map { Array(column.bytes[$0.range]) }
+            // Compared in place (`byteStringExtremes`), copied out once.
+            let extremes = byteStringExtremes(bytes: column.bytes, ends: column.ends, nulls: column.nulls)
+            minBytes = extremes.map { Array(column.bytes[$0.min]) }
+            maxBytes = extremes.map { Array(column.bytes[$0.max]) }
         }
         self.init(nullCount: Int64(column.nullCount), minBytes: minBytes, maxBytes: maxBytes, nanCount: nanCount)
-    }
-
-    /// Up to the first 8 bytes of a value as a big-endian number (zero
-    /// padded): when two prefixes differ they order the values as
-    /// `bytesLess` does; when equal, the bytes must be compared.
-    @inline(__always)
-    private static func orderPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt64 {
-        if range.count >= 8, let base = bytes.baseAddress {
-            return UInt64(bigEndian: UnsafeRawPointer(base + range.lowerBound).loadUnaligned(as: UInt64.self))
-        }
-        var prefix: UInt64 = 0
-        let end = Swift.min(range.upperBound, range.lowerBound + 8)
-        for index in range.lowerBound..<end { prefix = prefix << 8 | UInt64(bytes[index]) }
-        return prefix << (8 * UInt64(8 - (end - range.lowerBound)))
     }
 
     init(thrift: ThriftStruct) {

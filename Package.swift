@@ -21,7 +21,9 @@ let package = Package(
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .target(
             name: "DayfoldCore",
-            dependencies: ["CSQLite", "CZstd", "CCrypto", "CExpat", "CSystem", "CKernels", "CZlib", "CZip"]
+            dependencies: [
+                "CSQLite", "CCSV", "CZstd", "CCrypto", "CExpat", "CSystem", "CKernels", "CZlib", "CZip",
+            ]
         ),
         .executableTarget(name: "dayfold", dependencies: ["DayfoldCore"]),
         .testTarget(

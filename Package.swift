@@ -28,9 +28,8 @@ let package = Package(
         .executableTarget(name: "dayfold", dependencies: ["DayfoldCore"]),
         .testTarget(
             name: "DayfoldCoreTests",
-            // libcsv is the reference the CSV tokenizer is checked against;
             // libzip writes the Health app's archive for the export.zip tests.
-            dependencies: ["DayfoldCore", "CCSV", "CKernels", "CZip"],
+            dependencies: ["DayfoldCore", "CKernels", "CZip"],
             exclude: ["Fixtures"]
         ),
     ],

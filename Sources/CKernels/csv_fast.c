@@ -142,3 +142,22 @@ int64_t dayfold_csv_fast_records(
 #endif
     return dayfold_csv_fast_records_narrow(p, pos, end, out);
 }
+
+int64_t dayfold_csv_next_break(const unsigned char *p, int64_t i, int64_t end) {
+#if defined(__SSE2__)
+    const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+    while (i + 16 <= end) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        /* A byte's high bit: set by a CR or LF compare, or its own (non-ASCII). */
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)), v);
+        unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+        if (mask) return i + __builtin_ctz(mask);
+        i += 16;
+    }
+#endif
+    for (; i < end; i++) {
+        unsigned char c = p[i];
+        if (c == '\n' || c == '\r' || c >= 0x80) return i;
+    }
+    return end;
+}

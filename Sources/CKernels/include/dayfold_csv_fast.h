@@ -38,3 +38,9 @@ typedef struct {
    position after the last record taken. `wide` 1: the masks are made with
    AVX2 (ask dayfold_csv_wide_available() once); 0: 16-byte compares. */
 int64_t dayfold_csv_fast_records(const unsigned char *p, int64_t pos, int64_t end, dayfold_csv_fast_out *out, int wide);
+
+/* First index >= i of p[i..end) holding CR, LF or a non-ASCII byte; `end`
+   when none. Where the general reader (Native/LibCSVParser.swift) cuts what
+   it feeds libcsv (a record ends only at a CR or LF, so each piece fed ends
+   at the only byte that can end a row) and stops to check UTF-8. */
+int64_t dayfold_csv_next_break(const unsigned char *p, int64_t i, int64_t end);

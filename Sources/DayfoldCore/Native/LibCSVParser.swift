@@ -1,9 +1,9 @@
 import CCSV
 import CKernels
 
-/// The reader of every CSV record the plain-record scanner leaves (non-ASCII
-/// bytes, CR, line breaks inside quotes, a quote followed by other data,
-/// blank lines): libcsv (Debian's libcsv3) parses the fields, and this
+/// The reader of every CSV record the plain-record scanner leaves (a lone
+/// CR or a CR run, invalid UTF-8, line breaks inside quotes, a quote
+/// followed by other data, blank lines, a record cut by the buffer): libcsv (Debian's libcsv3) parses the fields, and this
 /// wrapper adds what libcsv does not know (where a record starts and ends in
 /// the buffer, its line, its raw text, UTF-8) and keeps dayfold's rules
 /// where libcsv's differ (SPEC §9; `CSVTokenizerTests` checks the whole

@@ -24,16 +24,41 @@ __attribute__((always_inline)) static inline int64_t dayfold_csv_next_stop(
     }
 }
 
-/* Takes the complete *plain* records of p[pos..end): records of ASCII
-   bytes ended by a lone LF, whose fields are unquoted (ended by `,` or the
-   LF) or quoted with `""` for a quote inside, the closing quote followed by
-   `,` or the LF, and no line break inside quotes. That is nearly every row
-   of an export, and for those the general tokenizer's reading is exactly
-   this one. Stops before the first record that is anything else (CR, a
-   non-ASCII byte, a blank line, a quote followed by other data, a line
-   break inside quotes), that the buffer does not hold whole (or whose last
-   block reaches past `end`: blocks are classified 64 bytes at a time), or
-   that would overflow `out`; the general tokenizer takes it from there.
+/* Length of the UTF-8 sequence at p[i] (a non-ASCII byte) when it is valid
+   and ends before `end`; 0 otherwise (the general reader then reports it, or
+   waits for the rest of it). The same rules as its check (LibCSVParser). */
+__attribute__((always_inline)) static inline int64_t dayfold_csv_utf8_length(
+    const unsigned char *p, int64_t i, int64_t end) {
+    unsigned char lead = p[i];
+    int64_t length;
+    if ((lead & 0xE0) == 0xC0 && lead >= 0xC2)
+        length = 2;
+    else if ((lead & 0xF0) == 0xE0)
+        length = 3;
+    else if ((lead & 0xF8) == 0xF0 && lead <= 0xF4)
+        length = 4;
+    else
+        return 0;
+    if (i + length > end) return 0;
+    for (int64_t k = 1; k < length; k++)
+        if ((p[i + k] & 0xC0) != 0x80) return 0;
+    unsigned char second = p[i + 1];
+    if (length == 3 && ((lead == 0xE0 && second < 0xA0) || (lead == 0xED && second >= 0xA0))) return 0;
+    if (length == 4 && ((lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second >= 0x90))) return 0;
+    return length;
+}
+
+/* Takes the complete *plain* records of p[pos..end): records of valid
+   UTF-8 ended by LF or CR LF, whose fields are unquoted (ended by `,` or the
+   line break) or quoted with `""` for a quote inside, the closing quote
+   followed by `,` or the line break, and no LF inside quotes. That is
+   nearly every row of an export (CRLF ones too), and for those the general
+   reader's reading is exactly this one. Stops before the first record that
+   is anything else (a CR run or a CR not before LF, an invalid or cut UTF-8
+   sequence, a blank line, a quote followed by other data, a line break
+   inside quotes), that the buffer does not hold whole (or whose last block
+   reaches past `end`: blocks are classified 64 bytes at a time), or that
+   would overflow `out`; the general reader (libcsv) takes it from there.
    Returns the position after the last record taken. */
 __attribute__((always_inline)) static inline int64_t dayfold_csv_fast_records_with(
     const unsigned char *p, int64_t pos, int64_t end, dayfold_csv_fast_out *out, int wide) {
@@ -56,24 +81,38 @@ __attribute__((always_inline)) static inline int64_t dayfold_csv_fast_records_wi
         int64_t record_fields = fields, record_escaped = escaped;
         if (pos >= end || p[pos] == '\n' || p[pos] == '\r') break;
         int64_t field_start = pos;
-        int64_t raw_end = -1;
+        int64_t raw_end = -1, next = -1;
         for (;;) {
             if (fields == field_capacity) goto stop;
             if (p[field_start] != '"') {
-                int64_t i = dayfold_csv_next_stop(p, field_start, end, 0, &cached, wide);
-                if (i < 0) goto stop;
-                unsigned char byte = p[i];
-                if (byte != ',' && byte != '\n') goto stop; /* CR or non-ASCII */
+                int64_t i = field_start;
+                unsigned char byte;
+                for (;;) {
+                    i = dayfold_csv_next_stop(p, i, end, 0, &cached, wide);
+                    if (i < 0) goto stop;
+                    byte = p[i];
+                    if (byte < 0x80) break;
+                    int64_t length = dayfold_csv_utf8_length(p, i, end);
+                    if (!length) goto stop;
+                    i += length;
+                }
                 starts[fields] = field_start;
                 ends[fields] = i;
-                fields++;
-                if (byte == '\n') {
-                    raw_end = i;
-                    break;
+                if (byte == ',') {
+                    fields++;
+                    field_start = i + 1;
+                    if (field_start >= end) goto stop;
+                    continue;
                 }
-                field_start = i + 1;
-                if (field_start >= end) goto stop;
-                continue;
+                if (byte == '\r') {
+                    if (i + 1 >= end || p[i + 1] != '\n') goto stop;
+                    next = i + 2;
+                } else {
+                    next = i + 1;
+                }
+                fields++;
+                raw_end = i; /* the line break */
+                break;
             }
             int64_t content = field_start + 1;
             int64_t i = content;
@@ -81,13 +120,24 @@ __attribute__((always_inline)) static inline int64_t dayfold_csv_fast_records_wi
             unsigned char following;
             for (;;) {
                 i = dayfold_csv_next_stop(p, i, end, 1, &cached, wide);
-                if (i < 0 || p[i] != '"' || i + 1 >= end) goto stop; /* LF, non-ASCII, or the end */
+                if (i < 0) goto stop;
+                if (p[i] >= 0x80) {
+                    int64_t length = dayfold_csv_utf8_length(p, i, end);
+                    if (!length) goto stop;
+                    i += length;
+                    continue;
+                }
+                if (p[i] != '"' || i + 1 >= end) goto stop; /* LF, or the end */
                 following = p[i + 1];
                 if (following != '"') break;
                 doubled = 1;
                 i += 2;
             }
-            if (following != ',' && following != '\n') goto stop;
+            if (following == '\r') {
+                if (i + 2 >= end || p[i + 2] != '\n') goto stop;
+            } else if (following != ',' && following != '\n') {
+                goto stop;
+            }
             if (doubled) {
                 if (escaped == escaped_capacity) goto stop;
                 escaped_fields[escaped++] = fields;
@@ -95,8 +145,9 @@ __attribute__((always_inline)) static inline int64_t dayfold_csv_fast_records_wi
             starts[fields] = content;
             ends[fields] = i;
             fields++;
-            if (following == '\n') {
-                raw_end = i + 1; /* the LF: the raw text keeps the closing quote */
+            if (following != ',') {
+                raw_end = i + 1; /* the line break: the raw text keeps the closing quote */
+                next = following == '\r' ? i + 3 : i + 2;
                 break;
             }
             field_start = i + 2;
@@ -106,7 +157,7 @@ __attribute__((always_inline)) static inline int64_t dayfold_csv_fast_records_wi
         record_starts[records] = record_start;
         record_raw_ends[records] = raw_end;
         records++;
-        pos = raw_end + 1; /* past the LF */
+        pos = next; /* past the line break */
         continue;
     stop:
         fields = record_fields;

@@ -30,17 +30,17 @@ typedef struct {
     uint64_t quoted;
 } dayfold_csv_block;
 
-/* Takes the complete *plain* records of p[pos..end): records of ASCII
-   bytes ended by a lone LF, whose fields are unquoted (ended by `,` or the
-   LF) or quoted with `""` for a quote inside. Stops before the first record
-   that is anything else, that the buffer does not hold whole, or that would
-   overflow `out`; the general tokenizer takes it from there. Returns the
-   position after the last record taken. `wide` 1: the masks are made with
-   AVX2 (ask dayfold_csv_wide_available() once); 0: 16-byte compares. */
+/* Takes the complete *plain* records of p[pos..end): records of valid
+   UTF-8 ended by LF or CR LF, whose fields are unquoted (ended by `,` or the
+   line break) or quoted with `""` for a quote inside. Stops before the first
+   record that is anything else, that the buffer does not hold whole, or that
+   would overflow `out`; the general reader (libcsv) takes it from there.
+   Returns the position after the last record taken. `wide` 1: the masks are
+   made with AVX2 (ask dayfold_csv_wide_available() once); 0: 16-byte compares. */
 int64_t dayfold_csv_fast_records(const unsigned char *p, int64_t pos, int64_t end, dayfold_csv_fast_out *out, int wide);
 
 /* First index >= i of p[i..end) holding CR, LF or a non-ASCII byte; `end`
    when none. Where the general reader (Native/LibCSVParser.swift) cuts what
-   it feeds libcsv (a record ends only at a CR or LF, so each piece fed ends
-   at the only byte that can end a row) and stops to check UTF-8. */
+   feeds libcsv (libcsv ends a row only at a CR or LF, so each piece fed
+   ends at the only byte that can end one) and stops to check UTF-8. */
 int64_t dayfold_csv_next_break(const unsigned char *p, int64_t i, int64_t end);

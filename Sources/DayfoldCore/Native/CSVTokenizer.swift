@@ -2,22 +2,23 @@ import CKernels
 
 /// Splits CSV bytes into records and fields (SPEC §9's reading rules, as
 /// `LibCSVParser` lists them) in two readers:
-/// - plain records (ASCII, ended by a lone LF, fields unquoted or quoted with
-///   only `""` inside, no line break inside quotes: nearly every row of an
-///   export) are taken by a C loop, `dayfold_csv_fast_records`, without
-///   copying: a field is a byte range of the input buffer, and only a field
-///   with doubled quotes is written out. It classifies 64 bytes at a time
-///   (`dayfold_csv_marks64`: bit masks of `,` `"` CR LF and non-ASCII bytes;
-///   made 32 bytes at a time where the CPU has AVX2), so finding the end of a
-///   field is a shift and a bit count;
-/// - every other record (non-ASCII bytes, CR, a line break inside quotes, a
-///   quote followed by other data, blank lines before it) is read by libcsv
-///   through `LibCSVParser`, which copies its fields. libcsv is not the whole
-///   reader because it calls back per field and tests every byte through a
-///   function pointer, which capped ingest at about 250 MB/s on one core.
-/// After each record libcsv read, the C loop takes over again; both read
-/// a plain record the same way (`CSVTokenizerTests` checks the whole
-/// tokenizer against a reference parser in the tests, record for record).
+/// - plain records (valid UTF-8, ended by LF or CR LF, fields unquoted or
+///   quoted with only `""` inside, no LF inside quotes: nearly every row of
+///   an export, CRLF ones too) are taken by a C loop,
+///   `dayfold_csv_fast_records`, without copying: a field is a byte range of
+///   the input buffer, and only a field with doubled quotes is written out.
+///   It classifies 64 bytes at a time (`dayfold_csv_marks64`: bit masks of
+///   `,` `"` CR LF and non-ASCII bytes; made 32 bytes at a time where the CPU
+///   has AVX2), so finding the end of a field is a shift and a bit count;
+/// - every other record (a lone CR or a CR run, invalid UTF-8, a line break
+///   inside quotes, a quote followed by other data, blank lines before it, a
+///   record the buffer holds only part of) is read by libcsv through
+///   `LibCSVParser`, which copies its fields. libcsv is not the whole reader
+///   because it tests every byte through a function pointer and copies every
+///   field: a CRLF drop read all through it took twice the CPU time.
+/// After each record libcsv read, the C loop takes over again; both read a
+/// plain record the same way (`CSVTokenizerTests` checks the whole tokenizer
+/// against a reference parser in the tests, record for record).
 struct CSVTokenizer {
     /// The record table a scan appends to; offsets are into the scanned buffer,
     /// except for the fields and raw texts listed in `fixFields`/`fixRaw`,
@@ -82,8 +83,8 @@ struct CSVTokenizer {
     }
 
     /// Takes the plain records from `from` on with the C scanner
-    /// (`dayfold_csv_fast_records`: ASCII records of unquoted or simply quoted
-    /// fields, ended by LF, which is nearly every row); returns where the
+    /// (`dayfold_csv_fast_records`: UTF-8 records of unquoted or simply quoted
+    /// fields, ended by LF or CR LF, which is nearly every row); returns where the
     /// first record it left to `LibCSVParser` starts. The scanner keeps its
     /// offsets in registers and tests no case a plain record cannot hit.
     private mutating func takePlainRecords(_ p: UnsafeRawBufferPointer, _ from: Int, _ tables: inout Tables) -> Int {

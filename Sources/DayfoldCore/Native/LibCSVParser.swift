@@ -1,9 +1,9 @@
 import CCSV
 import CKernels
 
-/// The reader of every CSV record the plain-record scanner leaves (non-ASCII
-/// bytes, CR, line breaks inside quotes, a quote followed by other data,
-/// blank lines): libcsv (Debian's libcsv3) parses the fields, and this
+/// The reader of every CSV record the plain-record scanner leaves (a lone
+/// CR or a CR run, invalid UTF-8, line breaks inside quotes, a quote
+/// followed by other data, blank lines, a record cut by the buffer): libcsv (Debian's libcsv3) parses the fields, and this
 /// wrapper adds what libcsv does not know (where a record starts and ends in
 /// the buffer, its line, its raw text, UTF-8) and keeps dayfold's rules
 /// where libcsv's differ (SPEC §9; `CSVTokenizerTests` checks the whole
@@ -39,9 +39,12 @@ import CKernels
 ///   invalid one fails the file with its line and column (libcsv takes any byte).
 ///
 /// libcsv copies each field into its own buffer and hands it over in a
-/// callback; the wrapper appends it to the batch's extras, so a record read
-/// here costs a copy of its fields (the plain records, nearly all of a file,
-/// are ranges of the input). libcsv grows its buffer by a fixed step (128
+/// callback; the callbacks are C functions of the CCSV shim that append it
+/// to a C buffer (a call into Swift per field, with its retains and
+/// exclusivity checks, cost a fifth of the time of a CRLF file), and the
+/// record's fields go to the batch's extras in one copy once it has ended.
+/// So a record read here costs a copy of its fields (the plain records,
+/// nearly all of a file, are ranges of the input). libcsv grows its buffer by a fixed step (128
 /// bytes); the wrapper sets the step before each piece to at least the piece
 /// and the buffer's size, so a 60 MB field is grown a few times, not half a
 /// million.
@@ -53,28 +56,11 @@ final class LibCSVParser {
         case finished
     }
 
-    /// What libcsv's callbacks write into: the tokenizer's tables, lent for
-    /// one record (swapped in and out, so nothing else holds them after).
-    final class Sink {
-        var tables = CSVTokenizer.Tables()
-        /// Whether libcsv ended a row during the last `csv_parse` call.
-        var rowEnded = false
-
-        /// A field as libcsv hands it over (its buffer is reused for the next).
-        @inline(__always) func add(_ data: UnsafeMutableRawPointer?, _ length: Int) {
-            let start = tables.extras.count
-            if let data, length > 0 {
-                tables.extras.append(
-                    contentsOf: UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt8.self), count: length))
-            }
-            tables.fields.append(start, tables.extras.count)
-            tables.fixFields.append(tables.fields.count - 1)
-        }
-    }
-
     let path: String
     private let parser: UnsafeMutablePointer<csv_parser>
-    private let sink = Sink()
+    /// Where libcsv's callbacks (C functions of the CCSV shim) put the fields
+    /// of the record being read; copied into the tables once it has ended.
+    private let sink: UnsafeMutablePointer<dayfold_csv_sink>
     private let context: UnsafeMutableRawPointer
 
     private static let lf: UInt8 = 0x0A
@@ -90,12 +76,16 @@ final class LibCSVParser {
         // csv_init fails only for a NULL parser; options 0: libcsv's default grammar (see above).
         _ = csv_init(parser, 0)
         csv_set_space_func(parser, dayfold_csv_no_space)
-        context = Unmanaged.passUnretained(sink).toOpaque()
+        sink = .allocate(capacity: 1)
+        sink.initialize(to: dayfold_csv_sink())
+        context = UnsafeMutableRawPointer(sink)
     }
 
     deinit {
         csv_free(parser)
         parser.deallocate()
+        dayfold_csv_sink_free(sink)
+        sink.deallocate()
     }
 
     /// Reads the record at `start` (after any blank lines) into `tables`;
@@ -130,15 +120,22 @@ final class LibCSVParser {
         guard let base = p.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return .finished }
         let recordStart = position
         let recordLine = line
-        swap(&sink.tables, &tables)
-        let read: (rawEnd: Int, next: Int, crInsideLines: Bool)?
-        do {
-            defer { swap(&sink.tables, &tables) }
-            read = try fields(base, recordStart, firstByte, end, atEnd, &line)
-        }
-        guard let read else {
+        guard let read = try fields(base, recordStart, firstByte, end, atEnd, &line) else {
             line = entryLine
             return .incomplete
+        }
+        // The fields libcsv handed over, after the batch's extras.
+        let extrasBase = tables.extras.count
+        let sunk = sink.pointee
+        tables.extras.append(contentsOf: UnsafeBufferPointer(start: sunk.bytes, count: sunk.count))
+        if let ends = sunk.ends {
+            var fieldStart = extrasBase
+            for field in 0..<sunk.fields {
+                let fieldEnd = extrasBase + Int(ends[field])
+                tables.fields.append(fieldStart, fieldEnd)
+                tables.fixFields.append(tables.fields.count - 1)
+                fieldStart = fieldEnd
+            }
         }
         tables.recordEnds.append(tables.fields.count)
         tables.lines.append(recordLine)
@@ -164,27 +161,23 @@ final class LibCSVParser {
             tables.rawEnds.append(read.rawEnd)
         }
         if csv_get_buffer_size(parser) > Self.keptBuffer { csv_free(parser) }
+        if sunk.capacity > Self.keptBuffer { dayfold_csv_sink_free(sink) }
         return .record(next: read.next)
     }
 
     /// Feeds the record from `firstByte` (its first byte that is not a CR)
-    /// to libcsv, one piece per CR or LF, into `sink.tables`; returns where
-    /// its raw text ends, where the next record starts and whether a quoted
-    /// field holds CR LF, or nil (fields and parser rolled back) when the
-    /// buffer ends first.
+    /// to libcsv, one piece per CR or LF, its fields into `sink`; returns
+    /// where its raw text ends, where the next record starts and whether a
+    /// quoted field holds CR LF, or nil (parser reset) when the buffer ends first.
     private func fields(
         _ base: UnsafePointer<UInt8>, _ recordStart: Int, _ firstByte: Int, _ end: Int, _ atEnd: Bool,
         _ line: inout Int
     ) throws -> (rawEnd: Int, next: Int, crInsideLines: Bool)? {
-        let fieldMark = sink.tables.fields.count
-        let extrasMark = sink.tables.extras.count
-        let fixMark = sink.tables.fixFields.count
+        dayfold_csv_sink_clear(sink)
         func rollBack() {
-            sink.tables.fields.truncate(to: fieldMark)
-            sink.tables.extras.removeSubrange(extrasMark...)
-            sink.tables.fixFields.removeSubrange(fixMark...)
             // csv_fini without callbacks: the parser forgets the row it was in.
             _ = csv_fini(parser, nil, nil, nil)
+            dayfold_csv_sink_clear(sink)
         }
         var lineStart = recordStart
         // Fed to libcsv up to `fed`; looked at up to `scan`.
@@ -200,7 +193,8 @@ final class LibCSVParser {
                         return nil
                     }
                     try feed(base, fed, end, lineStart, line)
-                    _ = csv_fini(parser, libcsvField, libcsvRow, context)
+                    _ = csv_fini(parser, dayfold_csv_sink_field, dayfold_csv_sink_row, context)
+                    try checkSink(end, lineStart, line)
                     // The raw text ends before the last line's break, as for any
                     // record: only a quoted field still open at the end (it takes the
                     // rest) has one here, as the last piece fed ended at it.
@@ -263,19 +257,28 @@ final class LibCSVParser {
     @discardableResult private func feed(
         _ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int, _ lineStart: Int, _ line: Int
     ) throws -> Bool {
-        sink.rowEnded = false
+        sink.pointee.row_ended = 0
         let count = to - from
         guard count > 0 else { return false }
         // At most one growth per call, and the buffer doubles.
         csv_set_blk_size(parser, max(Self.smallestStep, count, csv_get_buffer_size(parser)))
-        let taken = csv_parse(parser, base + from, count, libcsvField, libcsvRow, context)
+        let taken = csv_parse(parser, base + from, count, dayfold_csv_sink_field, dayfold_csv_sink_row, context)
         guard taken == count else {
-            let reason = String(cString: csv_strerror(csv_error(parser)))
-            throw CSVReadError(
-                path: path, line: line, column: from + taken - lineStart + 1,
-                detail: "libcsv could not read the record (\(reason)); fix: check that the file is the CSV export")
+            throw unreadable(from + taken, lineStart, line, String(cString: csv_strerror(csv_error(parser))))
         }
-        return sink.rowEnded
+        try checkSink(to, lineStart, line)
+        return sink.pointee.row_ended != 0
+    }
+
+    /// Throws when the sink could not grow for a field (memory ran out).
+    private func checkSink(_ position: Int, _ lineStart: Int, _ line: Int) throws {
+        if sink.pointee.failed != 0 { throw unreadable(position, lineStart, line, "memory exhausted") }
+    }
+
+    private func unreadable(_ position: Int, _ lineStart: Int, _ line: Int, _ reason: String) -> CSVReadError {
+        CSVReadError(
+            path: path, line: line, column: position - lineStart + 1,
+            detail: "libcsv could not read the record (\(reason)); fix: check that the file is the CSV export")
     }
 
     /// Length of the UTF-8 sequence at `i` (a non-ASCII lead byte); nil when
@@ -316,17 +319,4 @@ final class LibCSVParser {
             path: path, line: line, column: position - lineStart + 1,
             detail: "invalid UTF-8 (is this a binary file?); fix: re-export the file as UTF-8 text")
     }
-}
-
-/// libcsv's field callback: the field's bytes go to the sink's tables.
-private let libcsvField: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = {
-    data, length, context in
-    guard let context else { return }
-    Unmanaged<LibCSVParser.Sink>.fromOpaque(context).takeUnretainedValue().add(data, length)
-}
-
-/// libcsv's row callback: where the row ended is the last byte fed.
-private let libcsvRow: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { _, context in
-    guard let context else { return }
-    Unmanaged<LibCSVParser.Sink>.fromOpaque(context).takeUnretainedValue().rowEnded = true
 }

@@ -73,6 +73,27 @@ import Testing
         #expect(result.next == 20)
     }
 
+    /// CR LF ends a plain record and valid UTF-8 is plain text; a CR run, a
+    /// lone CR, an invalid sequence are left to libcsv.
+    @Test func crlfAndUTF8RecordsArePlainAndTheRestIsLeft() {
+        let padding = [UInt8](repeating: UInt8(ascii: "z"), count: 128)
+        func taken(_ text: [UInt8]) -> Scan {
+            scan(text + padding, from: 0, fieldRoom: 64, recordRoom: 64, wide: CSVTokenizer.wideMarks)
+        }
+        // caf\u{E9},"\u{65E5}" CR LF · x LF (é two bytes, 日 three): the raw
+        // text stops at the CR.
+        let plain = taken(Array("caf\u{E9},\"\u{65E5}\"\r\nx\n".utf8))
+        #expect(plain.records[2] == [11, 14])
+        #expect(plain.fields == [[0, 7, 13], [5, 10, 14]])
+        #expect(plain.next == 15)
+        for left in ["a\r\r\n", "a\rb\n", "\"q\"\r\r\n", "a\r"] {
+            #expect(taken(Array(left.utf8)).next == 0, "\(left.debugDescription)")
+        }
+        for bytes: [UInt8] in [[0x61, 0xC3, 0x28, 0x0A], [0x22, 0xED, 0xA0, 0x80, 0x22, 0x0A], [0x80, 0x0A]] {
+            #expect(taken(bytes).next == 0, "\(bytes)")
+        }
+    }
+
     @Test(.enabled(if: CSVTokenizer.wideMarks))
     func wideAndNarrowMasksTakeTheSameRecords() {
         // Bytes that matter to the scanner, often: separators, quotes, CR, non-ASCII.

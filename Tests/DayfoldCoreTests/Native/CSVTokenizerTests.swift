@@ -64,10 +64,11 @@ import Testing
     }
 
     /// Thousands of records, most of them plain (what the C scanner takes:
-    /// unquoted fields, quoted ones with doubled quotes), among records that
-    /// send it to libcsv (CR, non-ASCII, a quote followed by data, a line
-    /// break inside quotes, blank lines, a lone CR), more records than one
-    /// scanner call has room for, and one record wider than its field room.
+    /// unquoted fields, quoted ones with doubled quotes, non-ASCII, CR LF),
+    /// among records that send it to libcsv (a CR before the LF, a quote
+    /// followed by data, a line break inside quotes, blank lines, a lone CR),
+    /// more records than one scanner call has room for, and one record wider
+    /// than its field room.
     @Test func plainRecordsAmongEveryOtherKindMatchTheReference() throws {
         let plain = [
             "id-1,2025-04-01,COMPLETED,,3.5", "\"{\"\"title\"\":\"\"Lunch\"\"}\",x,\"\",\"\"\"\"",
@@ -95,8 +96,8 @@ import Testing
         }
     }
 
-    /// Every record of a CRLF file goes through libcsv (the C loop takes only
-    /// LF-ended ones): a whole export of them reads as its LF twin does.
+    /// A CRLF export (its plain records taken by the C loop, those with a line
+    /// break inside quotes by libcsv) reads as its LF twin does.
     @Test func aCRLFFileReadsAsItsLFTwin() throws {
         let rows = (0..<2_000).map {
             "id-\($0),\"n\"\"\($0)\"\"\",caf\u{E9},,\($0 % 7 == 0 ? "\"a\nb\"" : "x")"

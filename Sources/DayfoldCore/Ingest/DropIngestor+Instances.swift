@@ -93,16 +93,17 @@ extension DropIngestor {
                 // The fields are ranges of the record's bytes, read in place
                 // (slices retained and released the buffer).
                 let bytes = row.record.bytes
-                func field(_ column: Int) -> Range<Int>? { row.range(column) }
                 // The first problem found is the reject reason: each check
                 // returns at once. (Unwrapping the fields together kept them
                 // in a tuple of optionals, destroyed through the runtime.)
-                guard let id = field(0) else { return row.failMissing(InstanceColumn.id) }
+                guard let id = row.range(InstanceColumn.id) else { return row.failMissing(InstanceColumn.id) }
                 guard row.has(InstanceColumn.relationshipID) else {
                     return row.failMissing(InstanceColumn.relationshipID)
                 }
                 guard let date = prepared?.date ?? row.date(InstanceColumn.localDate) else { return }
-                guard let zoneName = field(3) else { return row.failMissing(InstanceColumn.timezone) }
+                guard let zoneName = row.range(InstanceColumn.timezone) else {
+                    return row.failMissing(InstanceColumn.timezone)
+                }
                 let zoneKey = recentZones.value(for: bytes, field: zoneName) {
                     let (zoneKey, isNewZone) = zoneNames.intern(bytes, field: zoneName)
                     if isNewZone {
@@ -113,7 +114,9 @@ extension DropIngestor {
                 guard let zone = zoneOfName[Int(zoneKey)] else {
                     return row.fail("unknown_timezone:timezone")
                 }
-                guard let kind = field(4) else { return row.failMissing(InstanceColumn.taskKind) }
+                guard let kind = row.range(InstanceColumn.taskKind) else {
+                    return row.failMissing(InstanceColumn.taskKind)
+                }
                 guard row.has(InstanceColumn.sourceKey) else { return row.failMissing(InstanceColumn.sourceKey) }
                 guard let status = prepared?.status ?? row.status(InstanceColumn.status) else { return }
                 if prepared?.instantsValid != true {
@@ -127,14 +130,15 @@ extension DropIngestor {
                     return
                 }
                 let schema =
-                    field(7).map { text in
+                    row.range(InstanceColumn.actionSchema).map { text in
                         recentSchemas.value(for: bytes, field: text) { schema(Array(bytes[text])[...]) }
                     } ?? schema(nil)
                 if !schema.valid { invalidSchemas += 1 }
                 let key = keys.intern(
                     prepared?.key
                         ?? DropIngestor.idempotencyKey(
-                            relationship, date, bytes, kind: kind, sourceKey: field(5) ?? 0..<0)
+                            relationship, date, bytes, kind: kind,
+                            sourceKey: row.range(InstanceColumn.sourceKey) ?? 0..<0)
                 ).index
                 candidates.append(
                     InstanceCandidate(

@@ -68,8 +68,8 @@ func runCommand(_ argv: [String]) throws -> Int32 {
     runner.keepMemoryUntilExit = true
     runner.followLinks = args.flags.contains("--follow-links")
     let layout = try? DropLayout(root: input, options: DropLayout.Options(followLinks: runner.followLinks))
-    if config.maxMemory != nil, let layout, !PartitionRouter.canPartition(layout) {
-        writeError("dayfold: warning: a SQLite journal cannot be partitioned; max_memory is not applied to this run")
+    if config.maxMemory != nil, let layout, let reason = PartitionRouter.whyNotPartitioned(layout) {
+        writeError("dayfold: warning: \(reason); max_memory is not applied to this run (the whole drop is read at once)")
     }
     if let layout, let line = DropLayout.unrecognizedSummary(layout.unrecognizedFiles) { writeError(line) }
     // The heap settings are this process's, chosen for the run it is about to make.

@@ -12,6 +12,7 @@ extension CSVRow {
     mutating func integer(_ column: some ExportColumns) -> Int64? { integer(column.rawValue) }
     mutating func bool(_ column: some ExportColumns) -> Bool? { bool(column.rawValue) }
     mutating func status(_ column: some ExportColumns) -> TaskStatus? { status(column.rawValue) }
+    mutating func clockTime(_ column: some ExportColumns) -> Int32? { clockTime(column.rawValue) }
     mutating func choice(_ column: some ExportColumns, _ choices: Choices) -> String? {
         choice(column.rawValue, choices)
     }

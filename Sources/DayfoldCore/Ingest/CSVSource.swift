@@ -13,6 +13,11 @@ struct CSVSource {
     /// Hash the file's bytes as they are read (the account's `sha256`);
     /// false leaves it empty and only counts them (`bytesRead`).
     var hash = true
+    /// Header names whose fields a rejected row's raw text leaves empty
+    /// (SPEC §11.1: tokens and payloads reach no file dayfold writes). A row
+    /// of such a file whose field count is wrong keeps no raw text at all:
+    /// which field is which cannot be told.
+    var blankedInRaw: Set<String> = []
 
     /// Columns of a kind: name and whether a value is required.
     struct Column {
@@ -90,6 +95,7 @@ struct CSVSource {
         var indexes: [Int] = []
         // The kind's id columns the header has (checked on every row).
         var idColumns: [Int] = []
+        var blanked: Set<Int> = []
         // Replaced by the file's row at its first record (the reader passes
         // the same record object for every row).
         var row = CSVRow(record: CSVRecord(), columns: columns, indexes: [])
@@ -122,6 +128,7 @@ struct CSVSource {
                     missingRequired = mapping.missingRequired
                     indexes = mapping.indexes
                     idColumns = columns.indices.filter { columns[$0].isID && indexes[$0] >= 0 }
+                    blanked = Set(names.indices.filter { blankedInRaw.contains(names[$0]) })
                     mapping.note(in: &account, columns: columns)
                     return
                 }
@@ -132,7 +139,8 @@ struct CSVSource {
                     rejects.append(
                         RejectedRecord(
                             file: relativePath, line: record.line, kind: kind, reason: reason,
-                            raw: keepRaw ? record.raw : ""))
+                            raw: !keepRaw ? "" : blankedInRaw.isEmpty ? record.raw
+                                : record.fieldCount != fieldCount ? "" : record.raw(blanking: blanked)))
                 }
                 if let missingRequired {
                     reject("missing_column:\(missingRequired)")
@@ -439,6 +447,24 @@ struct CSVRow {
         }
         if value == nil { fail("bad_bool:\(columns[column].name)") }
         return value
+    }
+
+    /// A local wall-clock time `HH:MM` (00:00–23:59, two digits each), as
+    /// seconds after midnight; anything else rejects the row (`bad_time:<col>`).
+    mutating func clockTime(_ column: Int) -> Int32? {
+        guard let index = present(column) else { return nil }
+        let field = Array(record.bytes[record.start(index)..<record.end(index)])
+        func digit(_ position: Int) -> Int32? {
+            let byte = field[position]
+            return byte >= 0x30 && byte <= 0x39 ? Int32(byte - 0x30) : nil
+        }
+        guard field.count == 5, field[2] == 0x3A, let h1 = digit(0), let h2 = digit(1), let m1 = digit(3),
+            let m2 = digit(4), h1 * 10 + h2 < 24, m1 < 6
+        else {
+            fail("bad_time:\(columns[column].name)")
+            return nil
+        }
+        return (h1 * 10 + h2) * 3600 + (m1 * 10 + m2) * 60
     }
 
     /// A task status (the rule of `choice`, matched as bytes: no String per row).

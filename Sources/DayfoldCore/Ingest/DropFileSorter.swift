@@ -47,6 +47,7 @@ struct DropFileSorter {
         case 2 where names[0] == "subjects": return subject(of: names[1]) != nil
         case 2 where names[0] == "journal": return isCSV(names[1]) || names[1].hasSuffix(".sqlite")
         case 3 where names[0] == "tasks": return DropLayout.taskFolders.contains(names[1]) && isCSV(names[2])
+        case 3 where names[0] == "push": return DropLayout.pushFolders.contains(names[1]) && isCSV(names[2])
         default: return false
         }
     }
@@ -72,12 +73,13 @@ struct DropFileSorter {
         let name = names[names.count - 1]
         switch names.count {
         case 1:
-            unrecognized("not in a folder of the drop layout (subjects/, tasks/, journal/, health/)")
+            unrecognized("not in a folder of the drop layout (subjects/, tasks/, journal/, health/, push/)")
         case 2 where names[0] == "subjects":
             if let subject = subject(of: name) {
                 subjectCandidates[subject, default: []].append(file)
             } else {
-                unrecognized("not a subjects file (relationships, timezones, goals, preferences .csv)")
+                unrecognized(
+                    "not a subjects file (relationships, timezones, goals, preferences, notification_preferences .csv)")
             }
         case 3 where names[0] == "tasks" && DropLayout.taskFolders.contains(names[1]):
             guard isCSV(name) else { return unrecognized("not a CSV export (.csv, .csv.zst, .csv.gz)") }
@@ -87,6 +89,22 @@ struct DropFileSorter {
             case "value_entries": layout.valueEntries.append(file)
             case "info_cards": layout.infoCards.append(file)
             default: layout.workoutLogs.append(file)
+            }
+        case 3 where names[0] == "push" && DropLayout.pushFolders.contains(names[1]):
+            guard isCSV(name) else { return unrecognized("not a CSV export (.csv, .csv.zst, .csv.gz)") }
+            switch names[1] {
+            case "installations": layout.pushInstallations.append(file)
+            case "intents": layout.pushIntents.append(file)
+            case "deliveries": layout.pushDeliveries.append(file)
+            default: layout.pushReceipts.append(file)
+            }
+        case 3 where names[0] == "push" && DropLayout.pushFolders.contains(names[1]):
+            guard isCSV(name) else { return unrecognized("not a CSV export (.csv, .csv.zst, .csv.gz)") }
+            switch names[1] {
+            case "installations": layout.pushInstallations.append(file)
+            case "intents": layout.pushIntents.append(file)
+            case "deliveries": layout.pushDeliveries.append(file)
+            default: layout.pushReceipts.append(file)
             }
         case 2 where names[0] == "journal":
             guard isCSV(name) || name.hasSuffix(".sqlite") else {
@@ -144,6 +162,7 @@ struct DropFileSorter {
             case "relationships": result.relationships = chosen
             case "timezones": result.timezones = chosen
             case "goals": result.goals = chosen
+            case "notification_preferences": result.notificationPreferences = chosen
             default: result.preferences = chosen
             }
         }

@@ -128,6 +128,9 @@ public final class DropIngestor {
         drop.healthDays = healthDone.side.drop.healthDays
         drop.failedImports = healthDone.side.drop.failedImports
         drop.healthFolderWarnings = healthDone.side.drop.healthFolderWarnings
+        // Push rows name relationships, tasks and users' zones: read last.
+        try readNotificationPreferences()
+        try readPush()
         // A task's id is its key in the id table: the table's keys are the ids.
         drop.taskIDs = taskIDs.keys
         options.progress?.reading(bytesDone: layout.totalBytes, rows: drop.rowsRead, force: true)
@@ -209,7 +212,9 @@ public final class DropIngestor {
         let account = openAccount(file, kind: kind)
         var fileAccount = drop.accounts[account]
         var rejects: [RejectedRecord] = []
-        try source(file, kind: kind).read(
+        var source = source(file, kind: kind)
+        source.blankedInRaw = Kind.neverRead
+        try source.read(
             columns: columns, account: &fileAccount, rejects: &rejects, prepare: prepare, ahead: ahead
         ) { row, prepared in
             try body(&row, account, prepared)

@@ -42,6 +42,8 @@ public struct DropLayout: Sendable {
     public var timezones: File?
     public var goals: File?
     public var preferences: File?
+    /// subjects/notification_preferences.csv (SPEC §11.1).
+    public var notificationPreferences: File?
     public var instances: [File] = []
     public var statusEvents: [File] = []
     public var valueEntries: [File] = []
@@ -60,16 +62,26 @@ public struct DropLayout: Sendable {
     /// The `health/<name>/` folders that hold a file read (for the warning on
     /// a name that is no `client_user_id`).
     public var healthUserFolders: [String] = []
+    /// The push exports (SPEC §11.1), each folder in file order.
+    public var pushInstallations: [File] = []
+    public var pushIntents: [File] = []
+    public var pushDeliveries: [File] = []
+    public var pushReceipts: [File] = []
+    /// Whether the drop has a `push/` folder: with one, every push output is
+    /// written (header only when it holds no rows); without, none is.
+    public var hasPushFolder = false
     /// Files that are not read, in path order (SPEC §10).
     public var unrecognizedFiles: [UnrecognizedFile] = []
 
     /// The task folders and the list each fills.
     static let taskFolders = ["instances", "status_events", "value_entries", "info_cards", "workout_logs"]
-    static let subjectNames = ["relationships", "timezones", "goals", "preferences"]
+    static let subjectNames = ["relationships", "timezones", "goals", "preferences", "notification_preferences"]
+    /// The folders of `push/` (SPEC §11.1).
+    static let pushFolders = ["installations", "intents", "deliveries", "receipts"]
     /// The folders SPEC §1 names (for the message on a drop without any of them).
     static let lookedFor =
         "subjects/, tasks/instances/, tasks/status_events/, tasks/value_entries/, tasks/info_cards/, "
-        + "tasks/workout_logs/, journal/, health/"
+        + "tasks/workout_logs/, journal/, health/, push/"
 
     public init(root given: String, options: Options = Options()) throws {
         // Absolute paths: a partitioned run links subject files into its
@@ -84,7 +96,7 @@ public struct DropLayout: Sendable {
                 .usage, "drop directory not found: \(root)",
                 fix: "pass the folder that holds subjects/, tasks/, journal/ and health/")
         }
-        let hasLayoutFolder = ["subjects", "tasks", "journal", "health"].contains { folder in
+        let hasLayoutFolder = ["subjects", "tasks", "journal", "health", "push"].contains { folder in
             var isFolder: ObjCBool = false
             return FileManager.default.fileExists(
                 atPath: (root as NSString).appendingPathComponent(folder), isDirectory: &isFolder)
@@ -110,6 +122,11 @@ public struct DropLayout: Sendable {
                     + (options.followLinks ? "" : " (or pass --follow-links for links that leave the drop)"))
         }
         self = sorter.finished
+        var isPushFolder: ObjCBool = false
+        hasPushFolder =
+            FileManager.default.fileExists(
+                atPath: (root as NSString).appendingPathComponent("push"), isDirectory: &isPushFolder)
+            && isPushFolder.boolValue
         if !options.isPartition && readingOrder.isEmpty { throw DropLayout.noExportFiles(root) }
     }
 
@@ -146,14 +163,19 @@ public struct DropLayout: Sendable {
         var list = [relationships, timezones, goals, preferences].compactMap { $0 }
         list += instances + workoutLogs + statusEvents + valueEntries + infoCards + journal + healthCSV
         list += healthXML.map(\.file)
+        list += [notificationPreferences].compactMap { $0 } + pushFiles
         return list
     }
+
+    /// The push exports in reading order (installations, intents, deliveries, receipts).
+    public var pushFiles: [File] { pushInstallations + pushIntents + pushDeliveries + pushReceipts }
 
     /// Every input file.
     public var allFiles: [File] {
         var list = [relationships, timezones, goals, preferences].compactMap { $0 }
         list += instances + statusEvents + valueEntries + infoCards + workoutLogs + journal + healthCSV
         list += healthXML.map(\.file)
+        list += [notificationPreferences].compactMap { $0 } + pushFiles
         return list
     }
 

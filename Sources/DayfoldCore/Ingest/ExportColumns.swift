@@ -17,11 +17,16 @@ package protocol ExportColumns: CaseIterable, Sendable, RawRepresentable where R
     /// Whether a header without the column gets its stderr line; by default
     /// the required columns.
     var isExpected: Bool { get }
+    /// Columns of the export that are never read and must reach no output
+    /// (SPEC §11.1): unknown columns like any other, whose fields a rejected
+    /// row's raw text leaves empty.
+    static var neverRead: Set<String> { get }
 }
 
 extension ExportColumns {
     package var isCheckedAsID: Bool { CSVSource.Column.isIDName(name) }
     package var isExpected: Bool { isRequired }
+    package static var neverRead: Set<String> { [] }
 
     /// The kind's columns as the CSV reader matches them against a header.
     static var readerColumns: [CSVSource.Column] {

@@ -33,6 +33,10 @@ public struct IngestedDrop: Sendable {
     public var unrecognizedFiles: [DropLayout.UnrecognizedFile] = []
     /// One warning per `health/<name>/` folder whose name is no `client_user_id` (SPEC §10).
     public var healthFolderWarnings: [String] = []
+    /// The push exports (SPEC §11); nil when the drop has no `push/` folder.
+    public var push: PushExports?
+    /// notification_preferences.csv, read even without `push/` (a subjects file).
+    public var notificationPreferences: [String: [NotificationPreference]] = [:]
 
     /// Zone resolution for users (set once instances are read); copies of
     /// the drop share it, and with it the record of the fallbacks used.

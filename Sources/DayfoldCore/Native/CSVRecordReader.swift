@@ -102,6 +102,19 @@ public final class CSVRecord {
     /// The record's original text (its physical lines, without the final line break).
     public var raw: String { String(decoding: rawSource[rawRange], as: UTF8.self) }
 
+    /// The record written again as CSV with the fields at `blanked` left
+    /// empty: the raw text of a rejected row whose file holds columns that
+    /// must reach no output (SPEC §11.1's tokens and payloads).
+    func raw(blanking blanked: Set<Int>) -> String {
+        var output: [UInt8] = []
+        for index in 0..<fieldCount {
+            if index > 0 { output.append(0x2C) }
+            if blanked.contains(index) { continue }
+            CSVFieldQuoting.append(bytes[range(index)].span, into: &output)
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
     /// Sets the original text (for records not read from CSV, e.g. SQLite rows).
     func setRaw(_ text: String) {
         rawSource = Array(text.utf8)

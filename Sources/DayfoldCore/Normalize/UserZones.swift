@@ -115,6 +115,17 @@ public final class UserZones: Sendable {
         return configuredZone(user) != nil
     }
 
+    /// A push recipient's zone at an instant (SPEC §11.1): the history, the
+    /// latest task instance, then the zone of the installation the push went
+    /// to, the pipeline's default, and UTC — never the offset a server wrote
+    /// an instant with. No fallback is recorded: coaches, most recipients of
+    /// coach pushes, have no zone of their own, and the client day tables'
+    /// warnings are about clients.
+    func pushZone(_ user: String, at instant: Instant, installationZone: ZoneID?) -> ZoneID {
+        if let rows = history[user], !rows.isEmpty { return Self.fromHistory(rows) { $0.effectiveFrom <= instant } }
+        return latestInstanceZone[user] ?? installationZone ?? defaultZone ?? ZoneCatalog.utc
+    }
+
     /// The local date of an instant for a user.
     public func localDate(_ user: String, _ instant: ParsedInstant) -> LocalDate {
         zones.localDate(zone(user, at: instant), instant.instant)

@@ -66,6 +66,9 @@ public enum FactsStage {
             drop: drop, asOf: asOf, outcomes: outcomes, relationshipDays: days, today: today, streaks: streaks,
             signals: signals, clientTables: clientTables, progress: progress)
         result.owned = owned
+        result.push = drop.push.map {
+            PushSummaries.facts(drop, $0, outcomes: outcomes, today: today, asOf: asOf.instant)
+        }
         return result
     }
 

@@ -30,9 +30,20 @@ public final class PartitionRouter {
     private var relationshipNode: [Int32] = []
     private let ingestor: DropIngestor
 
-    /// Whether a drop can be partitioned (a SQLite journal cannot be routed row by row).
+    /// Whether a drop can be partitioned: a SQLite journal cannot be routed
+    /// row by row, and push exports are not routed yet (issue 20: their rows
+    /// join intents, installations and tasks across users).
     public static func canPartition(_ layout: DropLayout) -> Bool {
-        !layout.journal.contains { $0.relativePath.hasSuffix(".sqlite") }
+        whyNotPartitioned(layout) == nil
+    }
+
+    /// Why `max_memory` cannot be applied to a drop (nil when it can).
+    public static func whyNotPartitioned(_ layout: DropLayout) -> String? {
+        if layout.journal.contains(where: { $0.relativePath.hasSuffix(".sqlite") }) {
+            return "a SQLite journal cannot be partitioned"
+        }
+        if layout.hasPushFolder { return "push exports are not partitioned yet" }
+        return nil
     }
 
     init(layout: DropLayout, options: IngestOptions, partitions: Int, root: String) throws {

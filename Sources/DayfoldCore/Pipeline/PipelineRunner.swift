@@ -258,6 +258,15 @@ public struct PipelineRunner {
                 ("risk_signals", { ReportTables.riskSignals(result) }),
                 ("streaks", { ReportTables.streaks(result) }),
             ]
+            // SPEC §11.3: with a push/ folder, every push output (header only when empty).
+            let pushTables: [(String, @Sendable () -> OutputTable)] =
+                result.push == nil
+                ? []
+                : [
+                    ("push_delivery_health", { @Sendable in ReportTables.pushDeliveryHealth(result) }),
+                    ("push_intent_summary", { @Sendable in ReportTables.pushIntentSummary(result) }),
+                    ("reminder_effectiveness", { @Sendable in ReportTables.reminderEffectiveness(result) }),
+                ]
             let rejectRows = ReportTables.rejects(drop.rejects)
             /// A job writes one output or more: each one's path, rows and SHA-256.
             typealias Job = @Sendable () throws -> [(String, Int, String)]
@@ -290,6 +299,18 @@ public struct PipelineRunner {
             // (the relationship days, then the other day tables) come first so
             // they do not start last and run alone.
             var jobs: [Job] = [relationshipDays] + snapshotTables.map(snapshot) + reportTables.map(report)
+            if result.push != nil {
+                jobs.append(snapshot("push_deliveries") { ReportTables.pushDeliveries(result) })
+            }
+            jobs += pushTables.map { name, table in
+                {
+                    let built = table()
+                    let report = "reports/\(name).csv"
+                    let (rows, digest) = try TableWriters.writeCSV(built, to: publisher.path(report))
+                    return [(report, rows, digest), try PipelineRunner.writeSnapshot(
+                        name, built, in: staging, debug: debugTables)]
+                }
+            }
             jobs.append {
                 let path = publisher.path("rejects/rejects.csv")
                 let rejects = try CSVReportWriter(path: path, header: ReportTables.rejectsHeader)

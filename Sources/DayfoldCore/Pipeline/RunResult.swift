@@ -9,6 +9,8 @@ public struct RunResult: Sendable {
     public var signals: [RiskSignal]
     public var clientTables: [ClientTable]
     public var progress: [ProgressRange]
+    /// The push facts (SPEC §11); nil when the drop has no `push/` folder.
+    public var push: PushFacts?
     public var timings: [(String, Double)] = []
     /// In a partitioned run: the users this partition owns (their relationships
     /// and Progress rows are its outputs); nil when the run is whole.

@@ -1,0 +1,241 @@
+/// `push_delivery_health` (SPEC §11.3): one row per (day, provider,
+/// platform, app_surface, app_version, category) with a delivery.
+public struct PushHealthRow: Sendable {
+    public var day: LocalDate
+    public var provider: String
+    public var platform: String
+    public var appSurface: String
+    public var appVersion: String?
+    public var category: String
+    public var deliveries = 0
+    public var sent = 0
+    public var delivered = 0
+    public var sentUnconfirmed = 0
+    public var pending = 0
+    public var failed = 0
+    /// FAILED deliveries per error class (`PushErrorClass.allCases` order).
+    public var failedByClass = [Int](repeating: 0, count: PushErrorClass.allCases.count)
+    /// Sent deliveries whose outcome is DELIVERED (the rate's numerator).
+    public var sentDelivered = 0
+    public var sentInQuietHours = 0
+    public var sentAfterTaskDone = 0
+    public var sentToInvalidToken = 0
+
+    /// sent-and-DELIVERED ÷ sent; NULL when nothing was sent (never 0 %).
+    public var deliveryRate: Double? { sent == 0 ? nil : Double(sentDelivered) / Double(sent) }
+}
+
+/// `push_intent_summary` (SPEC §11.3): one row per (UTC date of `scheduled_for`, category).
+public struct PushIntentSummaryRow: Sendable {
+    public var day: LocalDate
+    public var category: String
+    public var intents = 0
+    public var withDelivery = 0
+    public var delivered = 0
+    public var cancelled = 0
+    public var expired = 0
+    public var suppressed = 0
+    public var unsent = 0
+}
+
+/// `reminder_effectiveness` (SPEC §11.3): per relationship, the scored
+/// tasks of its `adherence_30d` window split by whether a reminder reached them.
+public struct ReminderEffectivenessRow: Sendable {
+    public var relationship: Int
+    public var windowFrom: LocalDate
+    public var windowTo: LocalDate
+    public var scoredTasks = 0
+    public var remindedTasks = 0
+    public var remindedCompleted = 0
+    public var unremindedTasks = 0
+    public var unremindedCompleted = 0
+    public var completedWithin2h = 0
+    public var wastedReminders = 0
+
+    /// NULL when no task was reminded (never 0 %).
+    public var remindedCompletionRate: Double? {
+        remindedTasks == 0 ? nil : Double(remindedCompleted) / Double(remindedTasks)
+    }
+    /// NULL when every task was reminded.
+    public var unremindedCompletionRate: Double? {
+        unremindedTasks == 0 ? nil : Double(unremindedCompleted) / Double(unremindedTasks)
+    }
+}
+
+/// Every push fact of a run: per delivery, and the three summaries.
+public struct PushFacts: Sendable {
+    public var deliveries: [PushDeliveryFact]
+    public var health: [PushHealthRow]
+    public var intentSummary: [PushIntentSummaryRow]
+    public var reminders: [ReminderEffectivenessRow]
+}
+
+public enum PushSummaries {
+    public static func facts(
+        _ drop: IngestedDrop, _ push: PushExports, outcomes: [TaskOutcome], today: [LocalDate], asOf: Instant
+    ) -> PushFacts {
+        let deliveries = PushDeliveryFactsCalculator.facts(drop, push, outcomes: outcomes)
+        return PushFacts(
+            deliveries: deliveries, health: health(push, deliveries),
+            intentSummary: intentSummary(drop, push, deliveries, asOf: asOf),
+            reminders: reminders(drop, push, deliveries, outcomes: outcomes, today: today))
+    }
+
+    static func health(_ push: PushExports, _ facts: [PushDeliveryFact]) -> [PushHealthRow] {
+        struct Key: Hashable {
+            var day: Int32
+            var provider: String
+            var platform: String
+            var surface: String
+            var version: String?
+            var category: String
+        }
+        var rows: [PushHealthRow] = []
+        var rowOf: [Key: Int] = [:]
+        for (index, delivery) in push.deliveries.enumerated() {
+            let fact = facts[index]
+            let installation = push.installations[delivery.installation]
+            let category = push.intents[delivery.intent].category
+            let key = Key(
+                day: fact.day.days, provider: delivery.provider, platform: installation.platform,
+                surface: installation.appSurface, version: installation.appVersion, category: category)
+            let position: Int
+            if let known = rowOf[key] {
+                position = known
+            } else {
+                position = rows.count
+                rowOf[key] = position
+                rows.append(
+                    PushHealthRow(
+                        day: fact.day, provider: delivery.provider, platform: installation.platform,
+                        appSurface: installation.appSurface, appVersion: installation.appVersion, category: category))
+            }
+            rows[position].deliveries += 1
+            switch fact.outcome {
+            case .delivered: rows[position].delivered += 1
+            case .sentUnconfirmed: rows[position].sentUnconfirmed += 1
+            case .pending: rows[position].pending += 1
+            case .failed:
+                rows[position].failed += 1
+                if let errorClass = fact.errorClass,
+                    let slot = PushErrorClass.allCases.firstIndex(of: errorClass)
+                {
+                    rows[position].failedByClass[slot] += 1
+                }
+            }
+            guard delivery.sentAt != nil else { continue }
+            rows[position].sent += 1
+            if fact.outcome == .delivered { rows[position].sentDelivered += 1 }
+            if fact.inQuietHours { rows[position].sentInQuietHours += 1 }
+            if fact.afterTaskDone { rows[position].sentAfterTaskDone += 1 }
+            if fact.toInvalidToken { rows[position].sentToInvalidToken += 1 }
+        }
+        return rows.sorted { left, right in
+            if left.day != right.day { return left.day < right.day }
+            for (a, b) in [
+                (left.provider, right.provider), (left.platform, right.platform), (left.appSurface, right.appSurface),
+            ] where a != b {
+                return bytesLess(a, b)
+            }
+            if left.appVersion != right.appVersion {
+                // NULL is its own group, sorted first.
+                guard let a = left.appVersion else { return true }
+                guard let b = right.appVersion else { return false }
+                return bytesLess(a, b)
+            }
+            return bytesLess(left.category, right.category)
+        }
+    }
+
+    static func intentSummary(
+        _ drop: IngestedDrop, _ push: PushExports, _ facts: [PushDeliveryFact], asOf: Instant
+    ) -> [PushIntentSummaryRow] {
+        var hasDelivery = [Bool](repeating: false, count: push.intents.count)
+        var hasDelivered = [Bool](repeating: false, count: push.intents.count)
+        for (index, delivery) in push.deliveries.enumerated() {
+            hasDelivery[delivery.intent] = true
+            if facts[index].outcome == .delivered { hasDelivered[delivery.intent] = true }
+        }
+        struct Key: Hashable {
+            var day: Int32
+            var category: String
+        }
+        var rows: [PushIntentSummaryRow] = []
+        var rowOf: [Key: Int] = [:]
+        for (index, intent) in push.intents.enumerated() {
+            let day = drop.zones.localDate(ZoneCatalog.utc, intent.scheduledFor)
+            let key = Key(day: day.days, category: intent.category)
+            let position: Int
+            if let known = rowOf[key] {
+                position = known
+            } else {
+                position = rows.count
+                rowOf[key] = position
+                rows.append(PushIntentSummaryRow(day: day, category: intent.category))
+            }
+            rows[position].intents += 1
+            if hasDelivery[index] { rows[position].withDelivery += 1 }
+            if hasDelivered[index] { rows[position].delivered += 1 }
+            switch intent.status {
+            case .cancelled: rows[position].cancelled += 1
+            case .expired: rows[position].expired += 1
+            case .suppressed: rows[position].suppressed += 1
+            case .scheduled, .ready, .sent:
+                if !hasDelivery[index] && intent.scheduledFor <= asOf { rows[position].unsent += 1 }
+            }
+        }
+        return rows.sorted { $0.day != $1.day ? $0.day < $1.day : bytesLess($0.category, $1.category) }
+    }
+
+    /// SPEC §11.3: a task is reminded when a DAILY_EXECUTION intent for it
+    /// has a DELIVERED delivery sent before the task's deadline and not
+    /// after it was done.
+    static func reminders(
+        _ drop: IngestedDrop, _ push: PushExports, _ facts: [PushDeliveryFact], outcomes: [TaskOutcome],
+        today: [LocalDate]
+    ) -> [ReminderEffectivenessRow] {
+        // Per task: its earliest qualifying send, and its sends after it was done.
+        var firstReminder: [Int: Instant] = [:]
+        var wasted: [Int: Int] = [:]
+        for (index, delivery) in push.deliveries.enumerated() {
+            let intent = push.intents[delivery.intent]
+            guard intent.remindsTask, let task = intent.task, let sent = delivery.sentAt else { continue }
+            if facts[index].afterTaskDone {
+                wasted[task, default: 0] += 1
+            } else if facts[index].outcome == .delivered, sent < outcomes[task].deadline {
+                firstReminder[task] = min(firstReminder[task] ?? sent, sent)
+            }
+        }
+        var rows = drop.relationships.indices.map { index in
+            let last = today[index].adding(days: -2)
+            return ReminderEffectivenessRow(relationship: index, windowFrom: last.adding(days: -29), windowTo: last)
+        }
+        for outcome in outcomes {
+            guard let kind = outcome.kind, kind == .completed || kind == .skipped || kind == .missed else { continue }
+            let task = drop.tasks[outcome.task]
+            let relationship = task.relationship
+            guard task.localDate >= rows[relationship].windowFrom, task.localDate <= rows[relationship].windowTo
+            else { continue }
+            rows[relationship].scoredTasks += 1
+            rows[relationship].wastedReminders += wasted[outcome.task] ?? 0
+            let completed = kind == .completed
+            if let send = firstReminder[outcome.task] {
+                rows[relationship].remindedTasks += 1
+                if completed {
+                    rows[relationship].remindedCompleted += 1
+                    if let done = outcome.occurredAt, done >= send,
+                        done < Instant(micros: send.micros + 2 * 3_600_000_000)
+                    {
+                        rows[relationship].completedWithin2h += 1
+                    }
+                }
+            } else {
+                rows[relationship].unremindedTasks += 1
+                if completed { rows[relationship].unremindedCompleted += 1 }
+            }
+        }
+        return rows.filter { $0.scoredTasks > 0 }.sorted {
+            bytesLess(drop.relationships[$0.relationship].id, drop.relationships[$1.relationship].id)
+        }
+    }
+}

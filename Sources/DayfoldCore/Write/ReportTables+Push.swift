@@ -1,0 +1,115 @@
+/// The push outputs of SPEC §11.3, from `RunResult.push`: the per-delivery
+/// snapshot and the three summaries (each a snapshot and a CSV report).
+/// Ids, dates, counts, codes and rates only: no token, payload or text.
+extension ReportTables {
+    /// The snapshot `push_deliveries`: one row per kept delivery, by (day, delivery_id).
+    public static func pushDeliveries(_ result: RunResult) -> OutputTable {
+        let push = result.drop.push ?? PushExports()
+        let facts = result.push?.deliveries ?? []
+        let relationships = result.drop.relationships
+        let order = push.deliveries.indices.sorted {
+            facts[$0].day != facts[$1].day
+                ? facts[$0].day < facts[$1].day : bytesLess(push.deliveries[$0].id, push.deliveries[$1].id)
+        }
+        let deliveries = order.map { push.deliveries[$0] }
+        let rows = order.map { facts[$0] }
+        let intents = deliveries.map { push.intents[$0.intent] }
+        let installations = deliveries.map { push.installations[$0.installation] }
+        return OutputTable(
+            name: "push_deliveries", rowCount: rows.count,
+            columns: [
+                OutputColumn("delivery_id", .string { deliveries[$0].id }),
+                OutputColumn("intent_id", .string { intents[$0].id }),
+                OutputColumn("recipient_user_id", .string { intents[$0].recipientUserID }),
+                OutputColumn(
+                    "relationship_id", nullable: true, .string { intents[$0].relationship.map { relationships[$0].id } }),
+                OutputColumn("installation_id", .string { installations[$0].id }),
+                OutputColumn("provider", .string { deliveries[$0].provider }),
+                OutputColumn("platform", .string { installations[$0].platform }),
+                OutputColumn("app_surface", .string { installations[$0].appSurface }),
+                OutputColumn("app_version", nullable: true, .string { installations[$0].appVersion }),
+                OutputColumn("category", .string { intents[$0].category }),
+                OutputColumn("day", .date { rows[$0].day }),
+                OutputColumn("sent_at", nullable: true, .timestamp { deliveries[$0].sentAt }),
+                OutputColumn("outcome", .string { rows[$0].outcome.rawValue }),
+                OutputColumn("error_class", nullable: true, .string { rows[$0].errorClass?.rawValue }),
+                OutputColumn("retryable", nullable: true, .bool { rows[$0].retryable }),
+                OutputColumn("attempt_count", nullable: true, .int { deliveries[$0].attemptCount }),
+                OutputColumn("in_quiet_hours", .bool { rows[$0].inQuietHours }),
+                OutputColumn("after_task_done", .bool { rows[$0].afterTaskDone }),
+                OutputColumn("to_invalid_token", .bool { rows[$0].toInvalidToken }),
+            ])
+    }
+
+    public static func pushDeliveryHealth(_ result: RunResult) -> OutputTable {
+        let rows = result.push?.health ?? []
+        let classes = PushErrorClass.allCases
+        return OutputTable(
+            name: "push_delivery_health", rowCount: rows.count,
+            columns: [
+                OutputColumn("day", .date { rows[$0].day }),
+                OutputColumn("provider", .string { rows[$0].provider }),
+                OutputColumn("platform", .string { rows[$0].platform }),
+                OutputColumn("app_surface", .string { rows[$0].appSurface }),
+                OutputColumn("app_version", nullable: true, .string { rows[$0].appVersion }),
+                OutputColumn("category", .string { rows[$0].category }),
+                OutputColumn("deliveries", .int { Int64(rows[$0].deliveries) }),
+                OutputColumn("sent", .int { Int64(rows[$0].sent) }),
+                OutputColumn("delivered", .int { Int64(rows[$0].delivered) }),
+                OutputColumn("sent_unconfirmed", .int { Int64(rows[$0].sentUnconfirmed) }),
+                OutputColumn("pending", .int { Int64(rows[$0].pending) }),
+                OutputColumn("failed", .int { Int64(rows[$0].failed) }),
+            ]
+                + classes.indices.map { slot in
+                    OutputColumn("failed_\(classes[slot].rawValue)", .int { Int64(rows[$0].failedByClass[slot]) })
+                } + [
+                    OutputColumn("delivery_rate", nullable: true, .double { rows[$0].deliveryRate }),
+                    OutputColumn("sent_in_quiet_hours", .int { Int64(rows[$0].sentInQuietHours) }),
+                    OutputColumn("sent_after_task_done", .int { Int64(rows[$0].sentAfterTaskDone) }),
+                    OutputColumn("sent_to_invalid_token", .int { Int64(rows[$0].sentToInvalidToken) }),
+                ])
+    }
+
+    public static func pushIntentSummary(_ result: RunResult) -> OutputTable {
+        let rows = result.push?.intentSummary ?? []
+        return OutputTable(
+            name: "push_intent_summary", rowCount: rows.count,
+            columns: [
+                OutputColumn("day", .date { rows[$0].day }),
+                OutputColumn("category", .string { rows[$0].category }),
+                OutputColumn("intents", .int { Int64(rows[$0].intents) }),
+                OutputColumn("with_delivery", .int { Int64(rows[$0].withDelivery) }),
+                OutputColumn("delivered", .int { Int64(rows[$0].delivered) }),
+                OutputColumn("cancelled", .int { Int64(rows[$0].cancelled) }),
+                OutputColumn("expired", .int { Int64(rows[$0].expired) }),
+                OutputColumn("suppressed", .int { Int64(rows[$0].suppressed) }),
+                OutputColumn("unsent", .int { Int64(rows[$0].unsent) }),
+            ])
+    }
+
+    public static func reminderEffectiveness(_ result: RunResult) -> OutputTable {
+        let rows = (result.push?.reminders ?? []).filter { result.owns(relationship: $0.relationship) }
+        let relationships = result.drop.relationships
+        return OutputTable(
+            name: "reminder_effectiveness", rowCount: rows.count,
+            columns: [
+                OutputColumn("relationship_id", .string { relationships[rows[$0].relationship].id }),
+                OutputColumn("client_user_id", .string { relationships[rows[$0].relationship].clientUserID }),
+                OutputColumn(
+                    "coach_user_id", nullable: true, .string { relationships[rows[$0].relationship].coachUserID }),
+                OutputColumn("window_from", .date { rows[$0].windowFrom }),
+                OutputColumn("window_to", .date { rows[$0].windowTo }),
+                OutputColumn("scored_tasks", .int { Int64(rows[$0].scoredTasks) }),
+                OutputColumn("reminded_tasks", .int { Int64(rows[$0].remindedTasks) }),
+                OutputColumn("reminded_completed", .int { Int64(rows[$0].remindedCompleted) }),
+                OutputColumn(
+                    "reminded_completion_rate", nullable: true, .double { rows[$0].remindedCompletionRate }),
+                OutputColumn("unreminded_tasks", .int { Int64(rows[$0].unremindedTasks) }),
+                OutputColumn("unreminded_completed", .int { Int64(rows[$0].unremindedCompleted) }),
+                OutputColumn(
+                    "unreminded_completion_rate", nullable: true, .double { rows[$0].unremindedCompletionRate }),
+                OutputColumn("completed_within_2h", .int { Int64(rows[$0].completedWithin2h) }),
+                OutputColumn("wasted_reminders", .int { Int64(rows[$0].wastedReminders) }),
+            ])
+    }
+}

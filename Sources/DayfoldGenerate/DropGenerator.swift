@@ -44,6 +44,10 @@ public enum DropGenerator {
         progress("subjects: \(clients.count) relationships")
         var tasks = try TaskDayWriter(
             root: root, zstd: options.zstd, maxPartBytes: options.maxFileBytes, context: context)
+        if options.push {
+            tasks.push = try PushDayWriter(
+                clients: clients, root: root, zstd: options.zstd, maxPartBytes: options.maxFileBytes, context: context)
+        }
         var journal = try JournalDayWriter(
             root: root, zstd: options.zstd, maxPartBytes: options.maxFileBytes, context: context)
         var health = try HealthDayWriter(

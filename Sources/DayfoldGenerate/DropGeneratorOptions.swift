@@ -19,11 +19,14 @@ public struct DropGeneratorOptions: Sendable {
     /// A kind's rows go to a new numbered file once a file holds this many
     /// bytes of CSV (before compression).
     public var maxFileBytes: Int64
+    /// Write push exports (`push/`, `subjects/notification_preferences.csv`, SPEC §11).
+    public var push: Bool
 
     public init(
         clients: Int, days: Int, seed: UInt64 = 1, output: String, zstd: Bool = false, endDate: String = "2026-03-31",
-        maxFileBytes: Int64 = 200_000_000
+        maxFileBytes: Int64 = 200_000_000, push: Bool = true
     ) {
+        self.push = push
         self.clients = clients
         self.days = days
         self.seed = seed

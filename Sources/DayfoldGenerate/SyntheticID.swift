@@ -12,6 +12,7 @@ struct SyntheticID: Sendable, Equatable {
         case instance, event, valueEntry, infoCard, workoutLog, assignment, programDay
         case mealPlan, checkInForm, habit, supplement, measurement, reminder, breathwork
         case journalEntry, recipe, operation, unknownTask, unknownRelationship
+        case pushInstallation, pushIntent, pushDelivery, pushReceipt
     }
 
     init(_ namespace: Namespace, seed: UInt64, _ a: Int, _ b: Int = 0, _ c: Int = 0) {

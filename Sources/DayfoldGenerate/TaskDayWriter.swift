@@ -25,6 +25,8 @@ struct TaskDayWriter {
     var values: ValueEntryWriter
     var cards: InfoCardWriter
     var workoutLogs: WorkoutLogWriter
+    /// The push exports, when the drop has them (reminders follow the tasks).
+    var push: PushDayWriter?
     let context: SyntheticDropContext
 
     init(root: String, zstd: Bool, maxPartBytes: Int64, context: SyntheticDropContext) throws {
@@ -54,7 +56,7 @@ struct TaskDayWriter {
         let mainEvents = try events.finish(firstNumber: 0)
         let laterEvents = try eventsReexport.finish(firstNumber: mainEvents.count)
         return try mainInstances + laterInstances + mainEvents + laterEvents + values.finish() + cards.finish()
-            + workoutLogs.finish()
+            + workoutLogs.finish() + (push?.finish() ?? [])
     }
 
     mutating func write(client: SyntheticClient, day: Int, quiet: Bool) throws {
@@ -79,7 +81,10 @@ struct TaskDayWriter {
             if task.isValueTask {
                 try values.write(taskID: taskID, client: client, day: day, zone: zone, outcome: outcome, rng: &rng)
             }
+            try push?.remind(
+                taskID: taskID, task: task, slot: slot, outcome: outcome, client: client, day: day, zone: zone)
         }
+        try push?.messages(client: client, day: day, zone: zone)
         try cards.write(client: client, day: day, zone: zone, rng: &rng)
     }
 

@@ -79,7 +79,7 @@ enum Usage {
         dayfold generate — write a deterministic synthetic drop in the SPEC layout.
 
         USAGE
-          dayfold generate --clients N --days D --out DIR [--seed S] [--zstd] [--end-date YYYY-MM-DD]
+          dayfold generate --clients N --days D --out DIR [--seed S] [--zstd] [--end-date YYYY-MM-DD] [--no-push]
 
         OPTIONS
           --clients N          Number of clients (one relationship each).
@@ -87,6 +87,7 @@ enum Usage {
           --seed S             Seed of the generator (default 1): same seed, same bytes.
           --out DIR            Where to write the drop (must not exist or be empty).
           --zstd               Write .csv.zst files instead of .csv.
+          --no-push            Leave out the push exports (push/, notification_preferences.csv).
           -h, --help           Show this help.
 
         The drop has several time zones across DST changes, weekly schedules,

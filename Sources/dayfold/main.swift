@@ -159,7 +159,7 @@ func inspectCommand(_ argv: [String]) throws -> Int32 {
 }
 
 func generateCommand(_ argv: [String]) throws -> Int32 {
-    let args = try Arguments(argv, valued: ["--clients", "--days", "--seed", "--out", "--end-date"], bare: ["--zstd"])
+    let args = try Arguments(argv, valued: ["--clients", "--days", "--seed", "--out", "--end-date"], bare: ["--zstd", "--no-push"])
     if args.flags.contains("--help") {
         print(Usage.generate)
         return 0
@@ -184,7 +184,8 @@ func generateCommand(_ argv: [String]) throws -> Int32 {
     let options = DropGeneratorOptions(
         clients: try integer("--clients", nil), days: try integer("--days", nil),
         seed: UInt64(try integer("--seed", 1)),
-        output: output, zstd: args.flags.contains("--zstd"), endDate: args.options["--end-date"] ?? "2026-03-31")
+        output: output, zstd: args.flags.contains("--zstd"), endDate: args.options["--end-date"] ?? "2026-03-31",
+        push: !args.flags.contains("--no-push"))
     let summary = try DropGenerator.generate(options) { line in
         if isatty(STDERR_FILENO) != 0 { writeError("dayfold: \(line)") }
     }

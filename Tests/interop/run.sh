@@ -13,4 +13,8 @@ check risk_signals "$out/sample/reports/risk_signals.csv" relationship_id,signal
 check progress_ranges "$out/sample/reports/progress_ranges.csv" user_id,metric,window_days
 check client_days "$out/sample/debug/client_days.csv" user_id,local_date
 check adherence_events "$out/sample/debug/adherence_events.csv" daily_task_instance_id
-echo "interop: 6 snapshots read by duckdb and pyarrow match the CSV tables"
+check push_deliveries "$out/sample/debug/push_deliveries.csv" delivery_id
+check push_delivery_health "$out/sample/reports/push_delivery_health.csv" day,provider,platform,app_surface,app_version,category
+check push_intent_summary "$out/sample/reports/push_intent_summary.csv" day,category
+check reminder_effectiveness "$out/sample/reports/reminder_effectiveness.csv" relationship_id
+echo "interop: 10 snapshots read by duckdb and pyarrow match the CSV tables"

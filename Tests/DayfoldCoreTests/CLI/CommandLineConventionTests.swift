@@ -97,7 +97,7 @@ import Testing
         #expect(!result.stderr.contains("\u{1B}"))
         #expect(result.stderr.hasSuffix("\n"))
         let lines = result.stderr.split(separator: "\n")
-        #expect(lines.contains { $0.hasPrefix("dayfold: ingest 100% · 7082 rows") }, "\(result.stderr)")
+        #expect(lines.contains { $0.hasPrefix("dayfold: ingest 100% · 8993 rows") }, "\(result.stderr)")
         #expect(lines.filter { $0.hasPrefix("dayfold: done in") }.count == 2, "\(result.stderr)")
     }
 

@@ -331,11 +331,12 @@ public struct PipelineRunner {
             let (hashedInputs, changed) = PipelineRunner.digested(
                 drop.accounts, files: inputFiles, digests: inputDigests.value())
             warnings += changed
-            let manifest = Manifest(
+            var manifest = Manifest(
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: hashedInputs,
                 outputs: outputs, warnings: warnings,
                 failedImports: drop.failedImports.sorted(by: bytesLess),
                 timings: timings, unrecognizedFiles: drop.unrecognizedFiles)
+            manifest.hasPushFolder = layout.hasPushFolder
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
             publishWarnings = try publisher.publish()
         } catch {

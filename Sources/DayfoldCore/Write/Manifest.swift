@@ -16,6 +16,9 @@ public struct Manifest {
     public var timings: [(String, Double)]
     /// Files of the drop that are not read, with the reason (SPEC §10).
     public var unrecognizedFiles: [DropLayout.UnrecognizedFile] = []
+    /// Whether the drop has a `push/` folder, so the push tables were
+    /// written (SPEC §11.3: without one they are not, and the manifest says so).
+    public var hasPushFolder = false
 
     public func json() -> String {
         var lines: [String] = ["{"]
@@ -53,6 +56,9 @@ public struct Manifest {
         lines.append(
             "  \"unrecognized_files\": ["
                 + (unrecognizedLines.isEmpty ? "" : "\n" + unrecognizedLines.joined(separator: ",\n") + "\n  ") + "],")
+        lines.append(
+            "  \"push_outputs\": "
+                + jsonString(hasPushFolder ? "written" : "not written: the drop has no push/ folder") + ",")
         let timingLines = timings.map { "\(jsonString($0.0)): \(String(format: "%.3f", $0.1))" }
         lines.append("  \"timings_seconds\": {\(timingLines.joined(separator: ", "))}")
         lines.append("}")

@@ -87,6 +87,24 @@ import Testing
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
+    /// SPEC §11.3: with push/, all four snapshots and three reports are
+    /// written and listed in the manifest, which says the push tables were written.
+    @Test func theManifestListsEveryPushTable() throws {
+        let out = try Self.output.get()
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+                as? [String: Any])
+        #expect(manifest["push_outputs"] as? String == "written")
+        let paths = Set((manifest["outputs"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String })
+        let push = [
+            "snapshots/push_deliveries.parquet", "snapshots/push_delivery_health.parquet",
+            "snapshots/push_intent_summary.parquet", "snapshots/reminder_effectiveness.parquet",
+            "reports/push_delivery_health.csv", "reports/push_intent_summary.csv",
+            "reports/reminder_effectiveness.csv",
+        ]
+        #expect(Set(push).isSubset(of: paths), "missing: \(Set(push).subtracting(paths).sorted())")
+    }
+
     /// SPEC §11.1: tokens, payloads and error details are never read; the
     /// canary in each of those columns reaches no snapshot, report, debug
     /// table or manifest value (rejects.csv blanks them in `raw`, too).

@@ -50,5 +50,8 @@ import Testing
         )
         #expect(warnings.contains { $0.contains("802ae68b-cd8c-47d8-ac1d-0bf8d49aa335: instant_offset") })
         #expect((manifest["timings_seconds"] as? [String: Any])?.keys.contains("ingest") == true)
+        // SPEC §11.3: a drop without push/ gets no push table, and the manifest says so.
+        #expect(manifest["push_outputs"] as? String == "not written: the drop has no push/ folder")
+        #expect(!outputs.contains { ($0["path"] as? String)?.contains("push") == true })
     }
 }

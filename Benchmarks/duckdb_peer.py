@@ -11,7 +11,11 @@ and computes:
   2. client days, journal: the latest revision of each entry_id, not deleted,
      nutrients × portion, summed per user and local date of cooked_at (in the
      user's zone from timezones.csv, its latest row; UTC when none);
-  3. client days, health: value sums per user, local date of start and type.
+  3. client days, health: value sums per user, local date of start and type;
+  4. push deliveries (SPEC §11, when the drop has push/): deliveries
+     deduplicated by id (the last row), joined with their intent (the last
+     row per id), counted per UTC day (of sent_at, else scheduled_for) ×
+     provider × category, with how many were sent and how many DELIVERED.
 It writes the three tables as CSV into OUT_DIR and prints one JSON line with
 their row counts and checksums, so the work cannot be skipped.
 
@@ -140,6 +144,36 @@ def main():
             WHERE regexp_matches(h.start, '{OFFSET_RE}')
             GROUP BY ALL""")
         results["health_days"] = "sum(samples) + coalesce(sum(total), 0)"
+
+    deliveries = files(drop, "push/deliveries")
+    intents = files(drop, "push/intents")
+    if deliveries and intents:
+        def header(path):
+            import subprocess
+            if path.endswith(".zst"):
+                line = subprocess.run(["zstd", "-dc", path], capture_output=True).stdout.split(b"\n", 1)[0]
+            else:
+                with open(path, "rb") as handle:
+                    line = handle.readline()
+            return line.decode("utf-8-sig").strip().split(",")
+        con.execute(f"""
+            CREATE TEMP TABLE push_days AS
+            WITH delivery AS (
+                SELECT id, last(intent_id) AS intent_id, last(provider) AS provider, last(status) AS status,
+                       last({instant('sent_at')}) AS sent_at
+                FROM {read_csv(deliveries, [(c, V) for c in header(deliveries[0])])}
+                WHERE provider IN ('EXPO', 'APNS', 'FCM')
+                GROUP BY id),
+            intent AS (
+                SELECT id, last(category) AS category, last({instant('scheduled_for')}) AS scheduled_for
+                FROM {read_csv(intents, [(c, V) for c in header(intents[0])])}
+                GROUP BY id)
+            SELECT CAST(coalesce(d.sent_at, i.scheduled_for) AT TIME ZONE 'UTC' AS DATE) AS day, d.provider,
+                   i.category, count(*) AS deliveries, count(d.sent_at) AS sent,
+                   count(*) FILTER (WHERE d.status = 'DELIVERED') AS delivered
+            FROM delivery d JOIN intent i ON i.id = d.intent_id
+            GROUP BY ALL""")
+        results["push_days"] = "sum(deliveries) + 2 * sum(sent) + 3 * sum(delivered)"
 
     report = {}
     for table, checksum in results.items():

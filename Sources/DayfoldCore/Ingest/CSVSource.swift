@@ -140,7 +140,8 @@ struct CSVSource {
                         RejectedRecord(
                             file: relativePath, line: record.line, kind: kind, reason: reason,
                             raw: !keepRaw ? "" : blankedInRaw.isEmpty ? record.raw
-                                : record.fieldCount != fieldCount ? "" : record.raw(blanking: blanked)))
+                                : record.fieldCount != fieldCount ? ""
+                                : record.raw(blanking: blanked, from: fromSpill ? 1 : 0)))
                 }
                 if let missingRequired {
                     reject("missing_column:\(missingRequired)")

@@ -105,10 +105,12 @@ public final class CSVRecord {
     /// The record written again as CSV with the fields at `blanked` left
     /// empty: the raw text of a rejected row whose file holds columns that
     /// must reach no output (SPEC §11.1's tokens and payloads).
-    func raw(blanking blanked: Set<Int>) -> String {
+    /// `from`: the first field of the original record (1 in a partition's
+    /// spill, whose first field is the original line number).
+    func raw(blanking blanked: Set<Int>, from first: Int = 0) -> String {
         var output: [UInt8] = []
-        for index in 0..<fieldCount {
-            if index > 0 { output.append(0x2C) }
+        for index in first..<max(first, fieldCount) {
+            if index > first { output.append(0x2C) }
             if blanked.contains(index) { continue }
             CSVFieldQuoting.append(bytes[range(index)].span, into: &output)
         }

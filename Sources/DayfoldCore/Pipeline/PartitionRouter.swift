@@ -29,10 +29,14 @@ public final class PartitionRouter {
     private var partitionOfRoot: [Int32: Int] = [:]
     private var relationshipNode: [Int32] = []
     private let ingestor: DropIngestor
+    /// Push installation id → its user's node (installations are shared whole;
+    /// a delivery goes with the user of the installation it was sent to).
+    private var installationUser = FingerprintMap()
+    /// Push delivery id → its owner's node, from the union pass (a receipt
+    /// names only its delivery and goes with it).
+    private var deliveryOwner = FingerprintMap()
 
-    /// Whether a drop can be partitioned: a SQLite journal cannot be routed
-    /// row by row, and push exports are not routed yet (issue 20: their rows
-    /// join intents, installations and tasks across users).
+    /// Whether a drop can be partitioned (a SQLite journal cannot be routed row by row).
     public static func canPartition(_ layout: DropLayout) -> Bool {
         whyNotPartitioned(layout) == nil
     }
@@ -42,8 +46,15 @@ public final class PartitionRouter {
         if layout.journal.contains(where: { $0.relativePath.hasSuffix(".sqlite") }) {
             return "a SQLite journal cannot be partitioned"
         }
-        if layout.hasPushFolder { return "push exports are not partitioned yet" }
         return nil
+    }
+
+    /// Files every partition reads whole: the subjects and the push
+    /// installations (small, and named by deliveries of any user). Their
+    /// accounts and rejects are taken from one partition.
+    static func sharedFiles(_ layout: DropLayout) -> [DropLayout.File] {
+        [layout.relationships, layout.timezones, layout.goals, layout.preferences, layout.notificationPreferences]
+            .compactMap { $0 } + layout.pushInstallations
     }
 
     init(layout: DropLayout, options: IngestOptions, partitions: Int, root: String) throws {
@@ -101,6 +112,14 @@ public final class PartitionRouter {
         case .instances, .workoutLogs, .infoCards: return relationshipGroup(fields[1])
         case .statusEvents, .valueEntries: return relationshipGroup(fields[2])
         case .journal, .health: return fields[1].map { node(String(decoding: $0, as: UTF8.self)) }
+        case .pushIntents: return fields[1].map { node(String(decoding: $0, as: UTF8.self)) }
+        case .pushDeliveries:
+            if let installation = fields[2], let user = installationUser[PartitionRouter.idKey(11, installation)] {
+                return user
+            }
+            // An unknown installation: a group of its own, joined with its intent's.
+            return fields[0].map { node("\u{1}delivery:" + String(decoding: $0, as: UTF8.self)) }
+        case .pushReceipts: return fields[1].flatMap { deliveryOwner[PartitionRouter.idKey(9, $0)] }
         }
     }
 
@@ -123,11 +142,25 @@ public final class PartitionRouter {
         case .infoCards: return fields[0].map { [PartitionRouter.idKey(4, $0)] } ?? []
         case .journal: return fields[0].map { [PartitionRouter.idKey(5, $0)] } ?? []
         case .health: return []
+        // An intent: its id, its idempotency key and the task it reminds of
+        // (the task's client may be another user than the recipient).
+        case .pushIntents:
+            return [(7, fields[0]), (8, fields[2]), (1, fields[3])].compactMap { space, id in
+                id.map { PartitionRouter.idKey(UInt8(space), $0) }
+            }
+        // A delivery: its id, and its intent's (the recipient check and the
+        // idempotency merge need both in one partition).
+        case .pushDeliveries:
+            return [(9, fields[0]), (7, fields[1])].compactMap { space, id in
+                id.map { PartitionRouter.idKey(UInt8(space), $0) }
+            }
+        case .pushReceipts: return fields[0].map { [PartitionRouter.idKey(10, $0)] } ?? []
         }
     }
 
     enum Kind {
         case instances, workoutLogs, statusEvents, valueEntries, infoCards, journal, health
+        case pushIntents, pushDeliveries, pushReceipts
 
         /// The columns routing looks at, from the kinds' declarations: an id
         /// and what it belongs to.
@@ -142,6 +175,10 @@ public final class PartitionRouter {
                 return [ValueEntryColumn.id, .dailyTaskInstanceID, .relationshipID].map(\.name)
             case .journal: return [JournalColumn.entryID.name, JournalColumn.userID.name]
             case .health: return [HealthColumn.type.name, HealthColumn.userID.name]
+            case .pushIntents:
+                return [PushIntentColumn.id, .recipientUserID, .idempotencyKey, .sourceRecordID].map(\.name)
+            case .pushDeliveries: return [PushDeliveryColumn.id, .intentID, .installationID].map(\.name)
+            case .pushReceipts: return [PushReceiptColumn.id, .deliveryID].map(\.name)
             }
         }
     }
@@ -151,6 +188,9 @@ public final class PartitionRouter {
             (.instances, layout.instances), (.workoutLogs, layout.workoutLogs), (.statusEvents, layout.statusEvents),
             (.valueEntries, layout.valueEntries), (.infoCards, layout.infoCards), (.journal, layout.journal),
             (.health, layout.healthCSV),
+            // Deliveries before receipts: a receipt's owner is its delivery's.
+            (.pushIntents, layout.pushIntents), (.pushDeliveries, layout.pushDeliveries),
+            (.pushReceipts, layout.pushReceipts),
         ]
     }
 
@@ -182,12 +222,25 @@ public final class PartitionRouter {
         let inputBytes = layout.allFiles.reduce(Int64(0)) { $0 + layout.size(of: $1.relativePath) }
         let buckets = try IDPairBuckets(
             folder: root + "/ids", count: Int(min(512, max(1, inputBytes / (150 << 20)))))
+        for file in layout.pushInstallations {
+            try scan(file, [PushInstallationColumn.id.name, PushInstallationColumn.userID.name]) { fields, _ in
+                guard let id = fields[0], let user = fields[1] else { return }
+                let key = PartitionRouter.idKey(11, id)
+                let owner = self.node(String(decoding: user, as: UTF8.self))
+                // Re-exported under another user: whichever row wins, both users meet.
+                if let earlier = self.installationUser[key] { self.union(earlier, owner) }
+                self.installationUser[key] = owner
+            }
+        }
         for (kind, files) in kinds {
             for file in files {
                 let digest = StreamDigest()
                 try scan(file, kind.columns, digest: digest) { fields, record in
                     guard let owner = self.owner(kind: kind, fields) else { return }
                     self.bytesOfNode[Int(owner)] += Int64(record.rawRange.count)
+                    if kind == .pushDeliveries, let id = fields[0] {
+                        self.deliveryOwner[PartitionRouter.idKey(9, id)] = owner
+                    }
                     for key in self.claims(kind: kind, fields) { try buckets.add(key, owner) }
                 }
                 digests[file.relativePath] = digest.hex()
@@ -207,8 +260,11 @@ public final class PartitionRouter {
         let folders = (0..<partitions).map { root + "/p\($0)" }
         for folder in folders {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for file in [layout.relationships, layout.timezones, layout.goals, layout.preferences].compactMap({ $0 }) {
-                try link(file, into: folder)
+            for file in PartitionRouter.sharedFiles(layout) { try link(file, into: folder) }
+            // Every partition of a drop with push/ writes the push tables.
+            if layout.hasPushFolder {
+                try FileManager.default.createDirectory(
+                    atPath: folder + "/push", withIntermediateDirectories: true)
             }
         }
         for (user, file) in layout.healthXML {

@@ -29,13 +29,23 @@ extension PipelineRunner {
         return Int(min(64, max(1, (needed + usable - 1) / usable)))
     }
 
-    /// The tables of SPEC §7: name, key column, the report it also feeds;
-    /// the largest first (their merges start first).
-    static let partitionTables: [(name: String, keyColumn: Int, report: String?)] = [
-        ("adherence_events", 2, nil), ("relationship_days", 0, "reports/coach_daily_summary.csv"),
-        ("client_days", 0, nil), ("progress_ranges", 0, "reports/progress_ranges.csv"),
-        ("risk_signals", 0, "reports/risk_signals.csv"), ("streaks", 0, "reports/streaks.csv"),
-    ]
+    /// The tables merged from the partitions' sorted copies: name, sort key
+    /// columns, the report it also feeds; the largest first (their merges
+    /// start first). With push/ also SPEC §11.3's per-row tables; its two
+    /// summaries are sums over partitions, not merges (`PushSummaries.combine`).
+    static func partitionTables(push: Bool) -> [(name: String, keyColumns: [Int], report: String?)] {
+        [
+            ("adherence_events", [2], nil), ("relationship_days", [0], "reports/coach_daily_summary.csv"),
+            ("client_days", [0], nil), ("progress_ranges", [0], "reports/progress_ranges.csv"),
+            ("risk_signals", [0], "reports/risk_signals.csv"), ("streaks", [0], "reports/streaks.csv"),
+        ]
+            + (push
+                ? [
+                    // push_deliveries is sorted by (day, delivery_id): a day's rows lie in every partition.
+                    ("push_deliveries", [10, 0], nil),
+                    ("reminder_effectiveness", [0], "reports/reminder_effectiveness.csv"),
+                ] : [])
+    }
 
     struct PartitionedParts {
         var accounts: [FileAccount]
@@ -58,8 +68,10 @@ extension PipelineRunner {
         trimHeap()
         debugRSS("routed")
         let owned = router.ownedUsers()
-        let subjects = Set(
-            [layout.relationships, layout.timezones, layout.goals, layout.preferences].compactMap { $0?.relativePath })
+        // Files every partition reads whole: accounted and rejected once.
+        let subjects = Set(PartitionRouter.sharedFiles(layout).map(\.relativePath))
+        var pushHealth: [PushHealthRow] = []
+        var pushIntents: [PushIntentSummaryRow] = []
         var accounts: [String: FileAccount] = [:]
         var rejects: [RejectedRecord] = []
         var zoneWarnings: Set<String> = []
@@ -111,11 +123,16 @@ extension PipelineRunner {
             debugRSS("partition \(index) computed")
             // The partition's tables are written side by side (they only read
             // its facts), the largest (the events) first.
-            let builders: [@Sendable () -> OutputTable] = [
+            var builders: [@Sendable () -> OutputTable] = [
                 { ReportTables.adherenceEvents(result) }, { ReportTables.relationshipDays(result) },
                 { ReportTables.clientDays(result) }, { ReportTables.progressRanges(result) },
                 { ReportTables.riskSignals(result) }, { ReportTables.streaks(result) },
             ]
+            if let push = result.push {
+                builders += [{ ReportTables.pushDeliveries(result) }, { ReportTables.reminderEffectiveness(result) }]
+                pushHealth += push.health
+                pushIntents += push.intentSummary
+            }
             let folder = spill + "/out-\(index)"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let written = try ParallelJobs(
@@ -133,9 +150,11 @@ extension PipelineRunner {
             try FileManager.default.createDirectory(atPath: publisher.path(folder), withIntermediateDirectories: true)
         }
         let debug = debugTables
-        var jobs: [@Sendable () throws -> [(String, Int, String)]] = PipelineRunner.partitionTables.map { table in
+        var jobs: [@Sendable () throws -> [(String, Int, String)]] = PipelineRunner.partitionTables(
+            push: layout.hasPushFolder
+        ).map { table in
             { [fields] in
-                let merger = SortedTableMerger(fields: fields[table.name] ?? [], keyColumn: table.keyColumn)
+                let merger = SortedTableMerger(fields: fields[table.name] ?? [], keyColumns: table.keyColumns)
                 let snapshot = "snapshots/\(table.name).parquet"
                 let rows = try merger.merge(
                     inputs: folders.indices.map { spill + "/out-\($0)/\(table.name).csv" },
@@ -147,6 +166,24 @@ extension PipelineRunner {
                     written.append((report, rows, try SHA256Hasher.hex(file: publisher.path(report))))
                 }
                 return written
+            }
+        }
+        if layout.hasPushFolder {
+            // The summaries: each partition's counts of a group summed, then
+            // written as a whole run writes them.
+            let summaries: [OutputTable] = [
+                ReportTables.pushDeliveryHealth(rows: PushSummaries.combine(pushHealth)),
+                ReportTables.pushIntentSummary(rows: PushSummaries.combine(pushIntents)),
+            ]
+            for table in summaries {
+                jobs.append {
+                    let report = "reports/\(table.name).csv"
+                    let snapshot = "snapshots/\(table.name).parquet"
+                    let (reportRows, reportDigest) = try TableWriters.writeCSV(table, to: publisher.path(report))
+                    let (rows, digest) = try TableWriters.writeParquet(table, to: publisher.path(snapshot))
+                    if debug { try TableWriters.writeCSV(table, to: publisher.path("debug/\(table.name).csv")) }
+                    return [(report, reportRows, reportDigest), (snapshot, rows, digest)]
+                }
             }
         }
         let rejectRows = ReportTables.rejects(rejects)

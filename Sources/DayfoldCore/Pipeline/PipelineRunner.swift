@@ -155,11 +155,12 @@ public struct PipelineRunner {
             parts = try runPartitioned(layout, partitions: partitions, publisher: publisher)
             HeaderNotices.report(parts.accounts)
             let timings = [("partitioned run", Date().timeIntervalSince(started))]
-            let manifest = Manifest(
+            var manifest = Manifest(
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: parts.accounts,
                 outputs: parts.outputs, warnings: parts.warnings,
                 failedImports: parts.failedImports.sorted(by: bytesLess), timings: timings,
                 unrecognizedFiles: layout.unrecognizedFiles)
+            manifest.hasPushFolder = layout.hasPushFolder
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
             publishWarnings = try publisher.publish()
         } catch {

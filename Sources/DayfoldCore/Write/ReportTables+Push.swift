@@ -42,7 +42,11 @@ extension ReportTables {
     }
 
     public static func pushDeliveryHealth(_ result: RunResult) -> OutputTable {
-        let rows = result.push?.health ?? []
+        pushDeliveryHealth(rows: result.push?.health ?? [])
+    }
+
+    /// The table of rows already summed and sorted (a partitioned run sums its partitions').
+    static func pushDeliveryHealth(rows: [PushHealthRow]) -> OutputTable {
         let classes = PushErrorClass.allCases
         return OutputTable(
             name: "push_delivery_health", rowCount: rows.count,
@@ -71,7 +75,10 @@ extension ReportTables {
     }
 
     public static func pushIntentSummary(_ result: RunResult) -> OutputTable {
-        let rows = result.push?.intentSummary ?? []
+        pushIntentSummary(rows: result.push?.intentSummary ?? [])
+    }
+
+    static func pushIntentSummary(rows: [PushIntentSummaryRow]) -> OutputTable {
         return OutputTable(
             name: "push_intent_summary", rowCount: rows.count,
             columns: [

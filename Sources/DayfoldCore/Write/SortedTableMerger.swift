@@ -4,10 +4,22 @@ import Foundation
 /// published CSV report and Parquet snapshot. Every relationship and user
 /// lives in one partition, so taking rows by their first key column (and, on
 /// a tie, from the lower partition) reproduces the order of a whole run.
+/// A table whose rows interleave across partitions (push deliveries, by day
+/// then id) names every column of its sort key.
 struct SortedTableMerger {
     var fields: [ParquetField]
-    /// The column the table is sorted by first (relationship_id or user_id).
-    var keyColumn: Int
+    /// The columns the table is sorted by (relationship_id or user_id; or
+    /// day, delivery_id), compared as bytes one after the other.
+    var keyColumns: [Int]
+
+    init(fields: [ParquetField], keyColumn: Int) {
+        self.init(fields: fields, keyColumns: [keyColumn])
+    }
+
+    init(fields: [ParquetField], keyColumns: [Int]) {
+        self.fields = fields
+        self.keyColumns = keyColumns
+    }
 
     /// Writes the merge; returns the number of rows. Rows stay as the
     /// cursors' records (bytes and field offsets): keys are compared as bytes,
@@ -39,25 +51,25 @@ struct SortedTableMerger {
         // while its key does not change (a relationship's rows are
         // contiguous), so the partitions are compared only at key changes,
         // not per row.
-        var chosenKey: [UInt8] = []
+        var chosenKey: [[UInt8]] = keyColumns.map { _ in [] }
         var best: Int?
         while true {
-            if let current = best, let head = heads[current], Self.hasKey(head, keyColumn, chosenKey) {
+            if let current = best, let head = heads[current], hasKey(head, chosenKey) {
                 // Same key as the row just taken: no other partition can come before it.
             } else {
                 best = nil
                 for (position, head) in heads.enumerated() {
                     guard let head else { continue }
-                    if let current = best, let currentHead = heads[current],
-                        !bytesLess(Self.key(head, keyColumn), Self.key(currentHead, keyColumn))
-                    {
+                    if let current = best, let currentHead = heads[current], !less(head, currentHead) {
                         continue
                     }
                     best = position
                 }
                 if let chosen = best, let head = heads[chosen] {
-                    chosenKey.removeAll(keepingCapacity: true)
-                    chosenKey.append(contentsOf: Self.key(head, keyColumn))
+                    for (slot, column) in keyColumns.enumerated() {
+                        chosenKey[slot].removeAll(keepingCapacity: true)
+                        chosenKey[slot].append(contentsOf: Self.key(head, column))
+                    }
                 }
             }
             guard let chosen = best, let row = heads[chosen] else { break }
@@ -76,10 +88,21 @@ struct SortedTableMerger {
         return rows
     }
 
-    /// Whether `record`'s key field is exactly `key` (checked on every row
-    /// taken: `bytesEqual` is one `memcmp`).
-    private static func hasKey(_ record: CSVRecord, _ column: Int, _ key: [UInt8]) -> Bool {
-        bytesEqual(Self.key(record, column), key)
+    /// Whether `record`'s key fields are exactly `key` (checked on every row
+    /// taken: `bytesEqual` is one `memcmp` per column).
+    private func hasKey(_ record: CSVRecord, _ key: [[UInt8]]) -> Bool {
+        keyColumns.indices.allSatisfy { bytesEqual(Self.key(record, keyColumns[$0]), key[$0]) }
+    }
+
+    /// Whether `left`'s key comes before `right`'s (column by column, as bytes).
+    private func less(_ left: CSVRecord, _ right: CSVRecord) -> Bool {
+        for column in keyColumns {
+            let a = Self.key(left, column)
+            let b = Self.key(right, column)
+            if bytesLess(a, b) { return true }
+            if bytesLess(b, a) { return false }
+        }
+        return false
     }
 
     /// The key field's bytes (empty for NULL, which sorts first as "" did).

@@ -14,6 +14,12 @@ import Testing
         "snapshots/client_days.parquet", "snapshots/adherence_events.parquet", "snapshots/streaks.parquet",
         "snapshots/risk_signals.parquet", "snapshots/progress_ranges.parquet",
     ]
+    /// SPEC §11.3's outputs, for drops with push/.
+    static let pushFiles = [
+        "reports/push_delivery_health.csv", "reports/push_intent_summary.csv", "reports/reminder_effectiveness.csv",
+        "snapshots/push_deliveries.parquet", "snapshots/push_delivery_health.parquet",
+        "snapshots/push_intent_summary.parquet", "snapshots/reminder_effectiveness.parquet",
+    ]
 
     /// Runs whole and partitioned; returns the files that differ.
     static func differences(input: URL, pipeline: [String], asOf: String, budget: String) throws -> [String] {
@@ -30,7 +36,8 @@ import Testing
                 contentsOf: directory.appendingPathComponent("\(name)/manifest.json"), encoding: .utf8)
             manifests.append(manifest.split(separator: "\n").filter { !$0.contains("timings") }.joined(separator: "\n"))
         }
-        var different = files.filter { file in
+        let push = FileManager.default.fileExists(atPath: input.appendingPathComponent("push").path)
+        var different = (files + (push ? pushFiles : [])).filter { file in
             let whole = try? Data(contentsOf: directory.appendingPathComponent("whole/\(file)"))
             let parts = try? Data(contentsOf: directory.appendingPathComponent("parts/\(file)"))
             return whole == nil || whole != parts
@@ -47,30 +54,27 @@ import Testing
         #expect(different.isEmpty, "\(different)")
     }
 
-    /// The sample drop without its push exports, copied into `directory`
-    /// (as `demo/`): push exports are not partitioned yet (a drop with them
-    /// runs whole under a budget), and these tests are about partitioning.
-    static func sampleWithoutPush(in directory: URL) throws -> URL {
-        let copy = directory.appendingPathComponent("demo")
-        try FileManager.default.copyItem(
-            at: TestPaths.repositoryRoot.appendingPathComponent("SampleData/demo"), to: copy)
-        try FileManager.default.removeItem(at: copy.appendingPathComponent("push"))
-        try FileManager.default.removeItem(at: copy.appendingPathComponent("subjects/notification_preferences.csv"))
-        return copy
+    /// Push rows go with their recipient's partition, joined with the
+    /// intents, deliveries, receipts and tasks they name (SPEC §11 on top of
+    /// every earlier rule); the two summaries are summed over partitions.
+    @Test func pushConformanceDropPartitionedIsIdentical() throws {
+        let root = TestPaths.fixtures.appendingPathComponent("ConformancePush")
+        let different = try Self.differences(
+            input: root.appendingPathComponent("drop"), pipeline: [root.appendingPathComponent("pipeline.json").path],
+            asOf: "2026-04-05T09:30:00Z", budget: "1K")
+        #expect(different.isEmpty, "\(different)")
     }
 
-    /// Runs the sample drop (without push), given by a relative path, under
-    /// a 100K budget; returns its manifest and standard output.
+    /// Runs the sample drop, given by a relative path from the repository
+    /// root, under a 100K budget; returns its manifest and standard output.
     static func sampleUnderABudget() throws -> (manifest: String, stdout: String) {
         let output = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: output) }
-        _ = try sampleWithoutPush(in: output)
         let result = try DayfoldProcess.run(
             [
-                "run", TestPaths.repositoryRoot.appendingPathComponent("Pipelines/sample.json").path, "--input", "demo",
-                "--output", output.appendingPathComponent("out").path, "--as-of", "2026-03-31T18:00:00Z",
-                "--max-memory", "100K",
-            ], currentDirectory: output)
+                "run", "Pipelines/sample.json", "--input", "SampleData/demo", "--output",
+                output.appendingPathComponent("out").path, "--as-of", "2026-03-31T18:00:00Z", "--max-memory", "100K",
+            ], currentDirectory: TestPaths.repositoryRoot)
         #expect(result.status == 0, "\(result.stderr)")
         let manifest = try String(contentsOf: output.appendingPathComponent("out/manifest.json"), encoding: .utf8)
         return (manifest, result.stdout)
@@ -90,15 +94,13 @@ import Testing
     @Test func aRelativeInputPathWorksUnderABudget() throws {
         let (manifest, stdout) = try Self.sampleUnderABudget()
         #expect(
-            manifest.contains("\"rows_read\": 7082") || manifest.contains("\"rows_read\":7082")
-                || stdout.contains("7082 rows read"))
+            manifest.contains("\"rows_read\": 8993") || manifest.contains("\"rows_read\":8993")
+                || stdout.contains("8993 rows read"))
     }
 
     @Test func sampleDropPartitionedIsIdentical() throws {
-        let root = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: root) }
         let different = try Self.differences(
-            input: try Self.sampleWithoutPush(in: root),
+            input: TestPaths.repositoryRoot.appendingPathComponent("SampleData/demo"),
             pipeline: [TestPaths.repositoryRoot.appendingPathComponent("Pipelines/sample.json").path],
             asOf: "2026-03-31T18:00:00Z", budget: "100K")
         #expect(different.isEmpty, "\(different)")
@@ -109,30 +111,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let drop = root.appendingPathComponent("drop")
         _ = try DropGenerator.generate(
-            DropGeneratorOptions(clients: 60, days: 45, seed: 9, output: drop.path, zstd: true, push: false))
+            DropGeneratorOptions(clients: 60, days: 45, seed: 9, output: drop.path, zstd: true))
         let different = try Self.differences(input: drop, pipeline: [], asOf: "2026-04-01T00:00:00Z", budget: "2M")
         #expect(different.isEmpty, "\(different)")
-    }
-
-    /// A drop with push exports runs whole under a budget (they are not
-    /// partitioned yet): the outputs are a whole run's, and stderr says the
-    /// budget was not applied.
-    @Test func aDropWithPushRunsWholeUnderABudgetAndSaysSo() throws {
-        let different = try Self.differences(
-            input: TestPaths.repositoryRoot.appendingPathComponent("SampleData/demo"),
-            pipeline: [TestPaths.repositoryRoot.appendingPathComponent("Pipelines/sample.json").path],
-            asOf: "2026-03-31T18:00:00Z", budget: "100K")
-        #expect(different.isEmpty, "\(different)")
-        let output = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: output) }
-        let result = try DayfoldProcess.run([
-            "run", TestPaths.repositoryRoot.appendingPathComponent("Pipelines/sample.json").path, "--input",
-            TestPaths.repositoryRoot.appendingPathComponent("SampleData/demo").path, "--output",
-            output.appendingPathComponent("out").path, "--as-of", "2026-03-31T18:00:00Z", "--max-memory", "100K",
-        ])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("push exports are not partitioned yet; max_memory is not applied"))
-        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("out/snapshots/push_deliveries.parquet").path))
     }
 
     /// Ids that cross users join their groups: an instance re-exported under

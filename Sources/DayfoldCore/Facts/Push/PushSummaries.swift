@@ -23,6 +23,37 @@ public struct PushHealthRow: Sendable {
 
     /// sent-and-DELIVERED ÷ sent; NULL when nothing was sent (never 0 %).
     public var deliveryRate: Double? { sent == 0 ? nil : Double(sentDelivered) / Double(sent) }
+
+    /// The group's six keys.
+    struct Key: Hashable {
+        var day: Int32
+        var provider: String
+        var platform: String
+        var surface: String
+        var version: String?
+        var category: String
+    }
+
+    var key: Key {
+        Key(
+            day: day.days, provider: provider, platform: platform, surface: appSurface, version: appVersion,
+            category: category)
+    }
+
+    /// Adds another partition's counts of the same group.
+    mutating func add(_ other: PushHealthRow) {
+        deliveries += other.deliveries
+        sent += other.sent
+        delivered += other.delivered
+        sentUnconfirmed += other.sentUnconfirmed
+        pending += other.pending
+        failed += other.failed
+        for slot in failedByClass.indices { failedByClass[slot] += other.failedByClass[slot] }
+        sentDelivered += other.sentDelivered
+        sentInQuietHours += other.sentInQuietHours
+        sentAfterTaskDone += other.sentAfterTaskDone
+        sentToInvalidToken += other.sentToInvalidToken
+    }
 }
 
 /// `push_intent_summary` (SPEC §11.3): one row per (UTC date of `scheduled_for`, category).
@@ -82,33 +113,22 @@ public enum PushSummaries {
     }
 
     static func health(_ push: PushExports, _ facts: [PushDeliveryFact]) -> [PushHealthRow] {
-        struct Key: Hashable {
-            var day: Int32
-            var provider: String
-            var platform: String
-            var surface: String
-            var version: String?
-            var category: String
-        }
         var rows: [PushHealthRow] = []
-        var rowOf: [Key: Int] = [:]
+        var rowOf: [PushHealthRow.Key: Int] = [:]
         for (index, delivery) in push.deliveries.enumerated() {
             let fact = facts[index]
             let installation = push.installations[delivery.installation]
             let category = push.intents[delivery.intent].category
-            let key = Key(
-                day: fact.day.days, provider: delivery.provider, platform: installation.platform,
-                surface: installation.appSurface, version: installation.appVersion, category: category)
+            let row = PushHealthRow(
+                day: fact.day, provider: delivery.provider, platform: installation.platform,
+                appSurface: installation.appSurface, appVersion: installation.appVersion, category: category)
             let position: Int
-            if let known = rowOf[key] {
+            if let known = rowOf[row.key] {
                 position = known
             } else {
                 position = rows.count
-                rowOf[key] = position
-                rows.append(
-                    PushHealthRow(
-                        day: fact.day, provider: delivery.provider, platform: installation.platform,
-                        appSurface: installation.appSurface, appVersion: installation.appVersion, category: category))
+                rowOf[row.key] = position
+                rows.append(row)
             }
             rows[position].deliveries += 1
             switch fact.outcome {
@@ -130,7 +150,50 @@ public enum PushSummaries {
             if fact.afterTaskDone { rows[position].sentAfterTaskDone += 1 }
             if fact.toInvalidToken { rows[position].sentToInvalidToken += 1 }
         }
-        return rows.sorted { left, right in
+        return sortedHealth(rows)
+    }
+
+    /// Rows of several partitions summed by group (each partition counted
+    /// its own deliveries; a group's deliveries may lie in several).
+    public static func combine(_ rows: [PushHealthRow]) -> [PushHealthRow] {
+        var total: [PushHealthRow] = []
+        var rowOf: [PushHealthRow.Key: Int] = [:]
+        for row in rows {
+            guard let position = rowOf[row.key] else {
+                rowOf[row.key] = total.count
+                total.append(row)
+                continue
+            }
+            total[position].add(row)
+        }
+        return sortedHealth(total)
+    }
+
+    /// Intent summary rows of several partitions summed by (day, category).
+    public static func combine(_ rows: [PushIntentSummaryRow]) -> [PushIntentSummaryRow] {
+        var total: [PushIntentSummaryRow] = []
+        var rowOf: [String: Int] = [:]
+        for row in rows {
+            let key = "\(row.day.days)|\(row.category)"
+            guard let position = rowOf[key] else {
+                rowOf[key] = total.count
+                total.append(row)
+                continue
+            }
+            total[position].intents += row.intents
+            total[position].withDelivery += row.withDelivery
+            total[position].delivered += row.delivered
+            total[position].cancelled += row.cancelled
+            total[position].expired += row.expired
+            total[position].suppressed += row.suppressed
+            total[position].unsent += row.unsent
+        }
+        return sortedIntentSummary(total)
+    }
+
+    /// The six keys' order (SPEC §11.3); a NULL app_version sorts first.
+    static func sortedHealth(_ rows: [PushHealthRow]) -> [PushHealthRow] {
+        rows.sorted { left, right in
             if left.day != right.day { return left.day < right.day }
             for (a, b) in [
                 (left.provider, right.provider), (left.platform, right.platform), (left.appSurface, right.appSurface),
@@ -184,7 +247,11 @@ public enum PushSummaries {
                 if !hasDelivery[index] && intent.scheduledFor <= asOf { rows[position].unsent += 1 }
             }
         }
-        return rows.sorted { $0.day != $1.day ? $0.day < $1.day : bytesLess($0.category, $1.category) }
+        return sortedIntentSummary(rows)
+    }
+
+    static func sortedIntentSummary(_ rows: [PushIntentSummaryRow]) -> [PushIntentSummaryRow] {
+        rows.sorted { $0.day != $1.day ? $0.day < $1.day : bytesLess($0.category, $1.category) }
     }
 
     /// SPEC §11.3: a task is reminded when a DAILY_EXECUTION intent for it

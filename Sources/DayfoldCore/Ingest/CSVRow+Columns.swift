@@ -13,6 +13,9 @@ extension CSVRow {
     mutating func bool(_ column: some ExportColumns) -> Bool? { bool(column.rawValue) }
     mutating func status(_ column: some ExportColumns) -> TaskStatus? { status(column.rawValue) }
     mutating func clockTime(_ column: some ExportColumns) -> Int32? { clockTime(column.rawValue) }
+    mutating func choiceIndex(_ column: some ExportColumns, _ choices: Choices) -> Int? {
+        choiceIndex(column.rawValue, choices)
+    }
     mutating func choice(_ column: some ExportColumns, _ choices: Choices) -> String? {
         choice(column.rawValue, choices)
     }

@@ -476,6 +476,23 @@ struct CSVRow {
         return nil
     }
 
+    /// The position in `choices` of a value that must be one of them (the
+    /// rule of `choice`, without a String for an ASCII field).
+    mutating func choiceIndex(_ column: Int, _ choices: Choices) -> Int? {
+        guard let index = present(column) else { return nil }
+        let field = record.bytes[record.start(index)..<record.end(index)]
+        if field.allSatisfy({ $0 < 0x80 }) {
+            for (position, name) in choices.names.enumerated()
+            where name.bytes.count == field.count && field.elementsEqual(name.bytes) {
+                return position
+            }
+        } else if let text = record.string(index), let position = choices.names.firstIndex(where: { $0.text == text }) {
+            return position
+        }
+        fail("unknown_status:\(columns[column].name)")
+        return nil
+    }
+
     /// A value that must be one of `choices`; anything else rejects the row.
     /// An ASCII field is matched as bytes (and the shared String returned);
     /// others are compared as Strings, as Swift compares them.

@@ -13,17 +13,17 @@ struct Choices: Sendable {
     static let relationshipStatus = Choices(["ACTIVE", "PAUSED", "ENDED"])
     static let goalProvenance = Choices(["CONFIRMED", "SUGGESTED"])
     static let preferenceSource = Choices(["LOCAL_JOURNAL", "APPLE_HEALTH"])
-    static let appSurface = Choices(["COACH_MOBILE", "CLIENT_MOBILE"])
-    static let platform = Choices(["IOS", "ANDROID"])
-    static let pushProvider = Choices(["EXPO", "APNS", "FCM"])
-    static let pushCategory = Choices([
-        "MESSAGE", "VOICE_NOTE", "ATTACHMENT", "FORM_DUE", "WORKOUT_DUE", "MEAL_DUE", "CHECK_IN_DUE", "RISK_FLAG",
-        "COACH_TASK", "SYSTEM",
-    ])
-    /// `CANCELED` (one L) is accepted and read as `CANCELLED`.
+    // SPEC §11.1's enumerated push columns, in their enums' case order
+    // (`CSVRow.choiceIndex` gives the position).
+    static let appSurface = Choices(PushAppSurface.allCases.map(\.rawValue))
+    static let platform = Choices(PushPlatform.allCases.map(\.rawValue))
+    static let pushProvider = Choices(PushProvider.allCases.map(\.rawValue))
+    static let pushCategory = Choices(PushCategory.allCases.map(\.rawValue))
+    /// `CANCELED` (one L) is accepted and read as `CANCELLED` (`intentStatusOfChoice`).
     static let intentStatus = Choices(["SCHEDULED", "READY", "SENT", "CANCELLED", "CANCELED", "EXPIRED", "SUPPRESSED"])
-    static let deliveryStatus = Choices([
-        "PENDING", "SENT", "DELIVERED", "FAILED", "TRANSIENT_FAILED", "THROTTLED", "INVALID_TOKEN",
-    ])
+    static let intentStatusOfChoice: [PushIntentStatus] = [
+        .scheduled, .ready, .sent, .cancelled, .cancelled, .expired, .suppressed,
+    ]
+    static let deliveryStatus = Choices(PushDeliveryStatus.allCases.map(\.rawValue))
     static let receiptStatus = Choices(["OK", "ERROR"])
 }

@@ -3,6 +3,9 @@
 /// the ids resolved once: a delivery names its kept intent (after the
 /// idempotency-key merge) and installation, a receipt its kept delivery.
 ///
+/// Ids are interned as bytes (`ByteKeyTable`): per id a dense index, and
+/// per index what the later kinds need (the kept row, or that only ignored
+/// rows had it), so a row costs no String and no Dictionary of Strings.
 /// Push files are read after every other kind: their rows name
 /// relationships, tasks and users' zones, all known by then.
 extension DropIngestor {
@@ -33,11 +36,15 @@ extension DropIngestor {
     func readPush() throws {
         guard layout.hasPushFolder else { return }
         var push = PushExports()
-        push.preferences = drop.notificationPreferences
         let installationOfID = try readInstallations(into: &push)
         let intents = try readIntents(into: &push)
         let deliveries = try readDeliveries(into: &push, intents: intents, installationOfID: installationOfID)
         try readReceipts(into: &push, deliveries: deliveries)
+        // Quiet hours by push user: only users push rows name are looked up.
+        push.preferences = [[NotificationPreference]](repeating: [], count: push.users.count)
+        for (user, history) in drop.notificationPreferences {
+            if let index = push.users.find(Array(user.utf8)[...]) { push.preferences[Int(index)] = history }
+        }
         drop.push = push
     }
 
@@ -48,10 +55,11 @@ extension DropIngestor {
         for file in layout.pushInstallations {
             try readCSV(file, Column.self) { row, account in
                 let id = row.text(Column.id)
-                let user = row.text(Column.userID)
-                let surface = row.choice(Column.appSurface, .appSurface)
-                let platform = row.choice(Column.platform, .platform)
-                let provider = row.choice(Column.provider, .pushProvider)
+                let user = row.slice(Column.userID)
+                if user == nil { row.failMissing(Column.userID) }
+                let surface = row.choiceIndex(Column.appSurface, .appSurface)
+                let platform = row.choiceIndex(Column.platform, .platform)
+                let provider = row.choiceIndex(Column.provider, .pushProvider)
                 let version = row.text(Column.appVersion)
                 var zone: ZoneID?
                 if let name = row.text(Column.timezone) {
@@ -65,13 +73,16 @@ extension DropIngestor {
                     (
                         id, account,
                         PushInstallation(
-                            id: id, userID: user, appSurface: surface, platform: platform, provider: provider,
-                            appVersion: version, zone: zone, lastSeenAt: lastSeen?.instant,
+                            id: id, user: push.users.intern(user).index,
+                            appSurface: PushAppSurface.allCases[surface], platform: PushPlatform.allCases[platform],
+                            provider: PushProvider.allCases[provider], appVersion: version, zone: zone,
+                            lastSeenAt: lastSeen?.instant,
                             // Revoked after T: not yet revoked at T.
                             revokedAt: revoked.flatMap { isAfterAsOf($0.instant) ? nil : $0.instant })
                     ))
             }
         }
+        // Installations are few (one per device): Strings are fine here.
         var last: [String: Int] = [:]
         for (position, candidate) in candidates.enumerated() { last[candidate.id] = position }
         var indexOfID: [String: Int] = [:]
@@ -87,35 +98,54 @@ extension DropIngestor {
         return indexOfID
     }
 
-    /// What deliveries need to know of the intents read.
+    /// What deliveries need to know of the intents read, per interned intent id.
     private struct IntentIDs {
-        /// Every id of a kept or duplicate intent → the kept intent's index.
-        var kept: [String: Int] = [:]
-        /// Ids whose only rows were ignored for T (or by an ended
-        /// relationship), with their recipient: deliveries naming them are ignored.
-        var ignoredRecipient: [String: String] = [:]
+        var table = ByteKeyTable()
+        /// The kept intent an id resolves to (-1: none).
+        var kept: [Int32] = []
+        /// The recipient of an id whose only rows were ignored (-1: none).
+        var ignoredRecipient: [Int32] = []
+
+        mutating func intern(_ id: ArraySlice<UInt8>) -> Int {
+            let index = Int(table.intern(id).index)
+            if index == kept.count {
+                kept.append(-1)
+                ignoredRecipient.append(-1)
+            }
+            return index
+        }
     }
 
     /// Same `id`: the last row wins; then the same `idempotency_key` under
     /// another id: the last wins, and the other's deliveries are the kept one's.
     private func readIntents(into push: inout PushExports) throws -> IntentIDs {
         typealias Column = PushIntentColumn
-        let zoneOfInstallationUser = Self.installationZones(push.installations)
+        let zoneOfInstallationUser = Self.installationZones(push.installations, users: push.users.count)
         struct Candidate {
             var account: Int
-            var key: String
+            var id: Int
+            var key: Int32
+            var idBytes: Range<Int>
             var intent: PushIntent
         }
         var candidates: [Candidate] = []
+        // The candidates' id bytes, back to back (the kept ones become `intentIDs`).
+        var candidateIDs: [UInt8] = []
         var ids = IntentIDs()
+        var keys = ByteKeyTable()
+        var recipientZones: [Int32: UserZones.PushZoneSource] = [:]
+        let sinceReminder = Array("DAILY_EXECUTION".utf8)
         for file in layout.pushIntents {
             try readCSV(file, Column.self) { row, account in
-                let id = row.text(Column.id)
-                let recipient = row.text(Column.recipientUserID)
-                let category = row.choice(Column.category, .pushCategory)
-                let key = row.text(Column.idempotencyKey)
+                let id = row.slice(Column.id)
+                if id == nil { row.failMissing(Column.id) }
+                let recipient = row.slice(Column.recipientUserID)
+                if recipient == nil { row.failMissing(Column.recipientUserID) }
+                let category = row.choiceIndex(Column.category, .pushCategory)
+                let key = row.slice(Column.idempotencyKey)
+                if key == nil { row.failMissing(Column.idempotencyKey) }
                 let scheduled = row.instant(Column.scheduledFor)
-                let status = row.choice(Column.status, .intentStatus)
+                let status = row.choiceIndex(Column.status, .intentStatus)
                 let relationshipID = row.slice(Column.relationshipID)
                 let context = row.slice(Column.sourceContext)
                 let record = row.slice(Column.sourceRecordID)
@@ -130,85 +160,97 @@ extension DropIngestor {
                 guard row.rejectReason == nil, let id, let recipient, let category, let key, let scheduled,
                     let status
                 else { return }
+                let user = push.users.intern(recipient).index
+                let idIndex = ids.intern(id)
                 // Ignored: created after T, or scheduled (the recipient's
                 // local date) after its relationship's `ended_on`.
                 var ignored = created.map { isAfterAsOf($0.instant) } ?? false
                 if !ignored, let relationship, let endedOn = drop.relationships[relationship].endedOn {
-                    let zone = drop.userZones.pushZone(
-                        recipient, at: scheduled.instant, installationZone: zoneOfInstallationUser[recipient])
+                    let source = recipientZones[user] ?? drop.userZones.pushSource(push.user(user))
+                    recipientZones[user] = source
+                    let zone = source.zone(at: scheduled.instant, installationZone: zoneOfInstallationUser[Int(user)])
                     ignored = drop.zones.localDate(zone, scheduled.instant) > endedOn
                 }
                 if ignored {
                     row.fate = .ignored
-                    if ids.kept[id] == nil { ids.ignoredRecipient[id] = recipient }
+                    if ids.kept[idIndex] == -1 { ids.ignoredRecipient[idIndex] = user }
                     return
                 }
                 var task: Int?
-                let remindsTask = context.map { $0.elementsEqual("DAILY_EXECUTION".utf8) } ?? false
                 if let record, let found = taskIDs.find(record), case .accepted(let index, _) = taskOfID[Int(found)] {
                     task = index
                 }
+                let start = candidateIDs.count
+                candidateIDs.append(contentsOf: id)
                 candidates.append(
                     Candidate(
-                        account: account, key: key,
+                        account: account, id: idIndex, key: keys.intern(key).index,
+                        idBytes: start..<candidateIDs.count,
                         intent: PushIntent(
-                            id: id, recipientUserID: recipient, category: category,
-                            status: PushIntentStatus(rawValue: status == "CANCELED" ? "CANCELLED" : status)
-                                ?? .scheduled,
-                            scheduledFor: scheduled.instant, relationship: relationship, remindsTask: remindsTask,
-                            task: task)))
+                            id: -1, recipient: user, category: PushCategory.allCases[category],
+                            status: Choices.intentStatusOfChoice[status], scheduledFor: scheduled.instant,
+                            relationship: relationship,
+                            remindsTask: context.map { $0.elementsEqual(sinceReminder) } ?? false, task: task)))
                 // A kept copy of the id: deliveries naming it are not ignored.
-                ids.ignoredRecipient[id] = nil
+                ids.kept[idIndex] = -2
+                ids.ignoredRecipient[idIndex] = -1
             }
         }
-        var lastOfID: [String: Int] = [:]
-        for (position, candidate) in candidates.enumerated() { lastOfID[candidate.intent.id] = position }
-        var lastOfKey: [String: Int] = [:]
-        for (position, candidate) in candidates.enumerated() where lastOfID[candidate.intent.id] == position {
-            lastOfKey[candidate.key] = position
+        var lastOfID = [Int32](repeating: -1, count: ids.kept.count)
+        for (position, candidate) in candidates.enumerated() { lastOfID[candidate.id] = Int32(position) }
+        var lastOfKey = [Int32](repeating: -1, count: keys.count)
+        for (position, candidate) in candidates.enumerated() where lastOfID[candidate.id] == Int32(position) {
+            lastOfKey[Int(candidate.key)] = Int32(position)
         }
-        var indexOfPosition: [Int: Int] = [:]
+        var indexOfPosition = [Int32](repeating: -1, count: candidates.count)
+        push.intents.reserveCapacity(candidates.count)
         for (position, candidate) in candidates.enumerated() {
-            guard lastOfKey[candidate.key] == position, lastOfID[candidate.intent.id] == position else {
+            guard lastOfKey[Int(candidate.key)] == Int32(position), lastOfID[candidate.id] == Int32(position) else {
                 count(candidate.account, .duplicate)
                 continue
             }
             count(candidate.account, .accepted)
-            indexOfPosition[position] = push.intents.count
-            push.intents.append(candidate.intent)
+            indexOfPosition[position] = Int32(push.intents.count)
+            var intent = candidate.intent
+            intent.id = push.intentIDs.append(candidateIDs[candidate.idBytes])
+            push.intents.append(intent)
         }
         for candidate in candidates {
-            guard let winner = lastOfID[candidate.intent.id], let kept = lastOfKey[candidates[winner].key],
-                let index = indexOfPosition[kept]
-            else { continue }
-            ids.kept[candidate.intent.id] = index
+            let winner = Int(lastOfID[candidate.id])
+            let kept = Int(lastOfKey[Int(candidates[winner].key)])
+            ids.kept[candidate.id] = indexOfPosition[kept]
         }
         return ids
     }
 
-    /// Per user, the zone of the installation seen last (SPEC §11.1's
+    /// Per push user, the zone of the installation seen last (SPEC §11.1's
     /// fallback for an intent, which names no installation): the greatest
     /// `last_seen_at`, the later row on a tie.
-    private static func installationZones(_ installations: [PushInstallation]) -> [String: ZoneID] {
-        var chosen: [String: (seen: Instant?, zone: ZoneID)] = [:]
+    private static func installationZones(_ installations: [PushInstallation], users: Int) -> [ZoneID?] {
+        var chosen = [(seen: Instant?, zone: ZoneID)?](repeating: nil, count: users)
         for installation in installations {
             guard let zone = installation.zone else { continue }
-            if let known = chosen[installation.userID], let seen = known.seen,
+            if let known = chosen[Int(installation.user)], let seen = known.seen,
                 installation.lastSeenAt.map({ $0 < seen }) ?? true
             {
                 continue
             }
-            chosen[installation.userID] = (installation.lastSeenAt, zone)
+            chosen[Int(installation.user)] = (installation.lastSeenAt, zone)
         }
-        return chosen.mapValues(\.zone)
+        return chosen.map { $0?.zone }
     }
 
-    /// What receipts need to know of the deliveries read.
+    /// What receipts need to know of the deliveries read, per interned delivery id.
     private struct DeliveryIDs {
-        /// Every id of a kept or duplicate delivery → the kept delivery's index.
-        var kept: [String: Int] = [:]
-        /// Ids whose only rows were ignored: receipts naming them are ignored.
-        var ignored: Set<String> = []
+        var table = ByteKeyTable()
+        /// The kept delivery an id resolves to (-1: none; -2: ignored rows only).
+        var kept: [Int32] = []
+
+        mutating func intern(_ id: ArraySlice<UInt8>) -> Int {
+            let index = Int(table.intern(id).index)
+            if index == kept.count { kept.append(-1) }
+            return index
+        }
     }
 
     /// Same `id`: the last row wins; then the same (kept intent,
@@ -219,80 +261,99 @@ extension DropIngestor {
         typealias Column = PushDeliveryColumn
         struct Candidate {
             var account: Int
+            var id: Int
+            var idBytes: Range<Int>
             var delivery: PushDelivery
         }
         var candidates: [Candidate] = []
+        var candidateIDs: [UInt8] = []
         var ids = DeliveryIDs()
+        // Installation ids interned too: a String per row was most of this loop.
+        var installationTable = ByteKeyTable()
+        var installationOfEntry: [Int] = []
+        for (id, index) in installationOfID.sorted(by: { $0.value < $1.value }) {
+            _ = installationTable.intern(Array(id.utf8)[...])
+            installationOfEntry.append(index)
+        }
         let installations = push.installations
-        let keptIntents = push.intents
+        let recipients = push.intents.map(\.recipient)
         for file in layout.pushDeliveries {
             try readCSV(file, Column.self) { row, account in
-                let id = row.text(Column.id)
-                let intentID = row.text(Column.intentID)
-                let installationID = row.text(Column.installationID)
-                let provider = row.choice(Column.provider, .pushProvider)
-                let status = row.choice(Column.status, .deliveryStatus)
+                let id = row.slice(Column.id)
+                if id == nil { row.failMissing(Column.id) }
+                let intentID = row.slice(Column.intentID)
+                if intentID == nil { row.failMissing(Column.intentID) }
+                let installationID = row.slice(Column.installationID)
+                if installationID == nil { row.failMissing(Column.installationID) }
+                let provider = row.choiceIndex(Column.provider, .pushProvider)
+                let status = row.choiceIndex(Column.status, .deliveryStatus)
                 let attempts = row.integer(Column.attemptCount)
                 _ = row.instant(Column.nextRetryAt)
-                let errorCode = row.text(Column.lastErrorCode)
+                // Codes are on failed rows only: their text is read then.
+                let errorClass = row.has(Column.lastErrorCode) ? row.text(Column.lastErrorCode).flatMap(PushErrorClass.known) : nil
                 let sent = row.instant(Column.sentAt)
                 _ = row.instant(Column.deliveredAt)
                 let failed = row.instant(Column.failedAt)
                 guard row.rejectReason == nil, let id, let intentID, let installationID, let provider, let status
                 else { return }
-                let intent = intents.kept[intentID]
-                let ignoredRecipient = intents.ignoredRecipient[intentID]
+                let intentIndex = intents.table.find(intentID).map { Int($0) }
+                let intent = intentIndex.map { intents.kept[$0] }.flatMap { $0 >= 0 ? Int($0) : nil }
+                let ignoredRecipient = intentIndex.map { intents.ignoredRecipient[$0] }.flatMap { $0 >= 0 ? $0 : nil }
                 guard intent != nil || ignoredRecipient != nil else { return row.fail("unknown_intent") }
-                guard let installation = installationOfID[installationID] else {
+                guard let entry = installationTable.find(installationID) else {
                     return row.fail("unknown_installation")
                 }
-                let recipient = intent.map { keptIntents[$0].recipientUserID } ?? ignoredRecipient
-                guard installations[installation].userID == recipient else { return row.fail("recipient_mismatch") }
+                let installation = installationOfEntry[Int(entry)]
+                let recipient = intent.map { recipients[$0] } ?? ignoredRecipient
+                guard installations[installation].user == recipient else { return row.fail("recipient_mismatch") }
+                let idIndex = ids.intern(id)
                 guard let intent, !(sent.map { isAfterAsOf($0.instant) } ?? false) else {
                     row.fate = .ignored
-                    if ids.kept[id] == nil { ids.ignored.insert(id) }
+                    if ids.kept[idIndex] == -1 { ids.kept[idIndex] = -2 }
                     return
                 }
+                let start = candidateIDs.count
+                candidateIDs.append(contentsOf: id)
                 candidates.append(
                     Candidate(
-                        account: account,
+                        account: account, id: idIndex, idBytes: start..<candidateIDs.count,
                         delivery: PushDelivery(
-                            id: id, intent: intent, installation: installation, provider: provider,
-                            status: PushDeliveryStatus(rawValue: status) ?? .pending, attemptCount: attempts,
-                            lastErrorCode: errorCode, sentAt: sent?.instant, failedAt: failed?.instant)))
-                ids.kept[id] = -1
-                ids.ignored.remove(id)
+                            id: -1, intent: intent, installation: installation,
+                            provider: PushProvider.allCases[provider], status: PushDeliveryStatus.allCases[status],
+                            attemptCount: attempts, knownErrorClass: errorClass, sentAt: sent?.instant,
+                            failedAt: failed?.instant)))
+                ids.kept[idIndex] = -3  // a kept copy: resolved below
             }
         }
-        var lastOfID: [String: Int] = [:]
-        for (position, candidate) in candidates.enumerated() { lastOfID[candidate.delivery.id] = position }
-        struct Target: Hashable {
-            var intent: Int
-            var installation: Int
+        var lastOfID = [Int32](repeating: -1, count: ids.kept.count)
+        for (position, candidate) in candidates.enumerated() { lastOfID[candidate.id] = Int32(position) }
+        /// (kept intent, installation) as one integer.
+        func target(_ delivery: PushDelivery) -> Int64 { Int64(delivery.intent) << 32 | Int64(delivery.installation) }
+        var lastOfTarget: [Int64: Int32] = [:]
+        lastOfTarget.reserveCapacity(candidates.count)
+        for (position, candidate) in candidates.enumerated() where lastOfID[candidate.id] == Int32(position) {
+            lastOfTarget[target(candidate.delivery)] = Int32(position)
         }
-        var lastOfTarget: [Target: Int] = [:]
-        func target(_ delivery: PushDelivery) -> Target {
-            Target(intent: delivery.intent, installation: delivery.installation)
-        }
-        for (position, candidate) in candidates.enumerated() where lastOfID[candidate.delivery.id] == position {
-            lastOfTarget[target(candidate.delivery)] = position
-        }
-        var indexOfPosition: [Int: Int] = [:]
+        var indexOfPosition = [Int32](repeating: -1, count: candidates.count)
+        push.deliveries.reserveCapacity(candidates.count)
         for (position, candidate) in candidates.enumerated() {
-            guard lastOfTarget[target(candidate.delivery)] == position, lastOfID[candidate.delivery.id] == position
+            guard lastOfTarget[target(candidate.delivery)] == Int32(position),
+                lastOfID[candidate.id] == Int32(position)
             else {
                 count(candidate.account, .duplicate)
                 continue
             }
             count(candidate.account, .accepted)
-            indexOfPosition[position] = push.deliveries.count
-            push.deliveries.append(candidate.delivery)
+            indexOfPosition[position] = Int32(push.deliveries.count)
+            var delivery = candidate.delivery
+            delivery.id = push.deliveryIDs.append(candidateIDs[candidate.idBytes])
+            push.deliveries.append(delivery)
         }
         for candidate in candidates {
-            guard let winner = lastOfID[candidate.delivery.id],
-                let kept = lastOfTarget[target(candidates[winner].delivery)], let index = indexOfPosition[kept]
-            else { continue }
-            ids.kept[candidate.delivery.id] = index
+            let winner = Int(lastOfID[candidate.id])
+            if let kept = lastOfTarget[target(candidates[winner].delivery)] {
+                ids.kept[candidate.id] = indexOfPosition[Int(kept)]
+            }
         }
         return ids
     }
@@ -300,32 +361,33 @@ extension DropIngestor {
     /// Append-only: the same `id` again is a duplicate (the first wins).
     private func readReceipts(into push: inout PushExports, deliveries: DeliveryIDs) throws {
         typealias Column = PushReceiptColumn
-        var seen: Set<String> = []
+        var seen = ByteKeyTable()
         for file in layout.pushReceipts {
             try readCSV(file, Column.self) { row, _ in
-                let id = row.text(Column.id)
-                let deliveryID = row.text(Column.deliveryID)
-                let status = row.choice(Column.receiptStatus, .receiptStatus)
+                let id = row.slice(Column.id)
+                if id == nil { row.failMissing(Column.id) }
+                let deliveryID = row.slice(Column.deliveryID)
+                if deliveryID == nil { row.failMissing(Column.deliveryID) }
+                let status = row.choiceIndex(Column.receiptStatus, .receiptStatus)
                 let received = row.instant(Column.receivedAt)
-                _ = row.choice(Column.provider, .pushProvider)
-                let code = row.text(Column.providerErrorCode)
+                _ = row.choiceIndex(Column.provider, .pushProvider)
+                let code = row.has(Column.providerErrorCode) ? row.text(Column.providerErrorCode) : nil
                 guard row.rejectReason == nil, let id, let deliveryID, let status, let received else { return }
-                let delivery = deliveries.kept[deliveryID]
-                guard delivery != nil || deliveries.ignored.contains(deliveryID) else {
-                    return row.fail("unknown_delivery")
-                }
-                guard let delivery, !isAfterAsOf(received.instant) else {
+                let known = deliveries.table.find(deliveryID).map { deliveries.kept[Int($0)] } ?? -1
+                guard known != -1 else { return row.fail("unknown_delivery") }
+                guard known >= 0, !isAfterAsOf(received.instant) else {
                     row.fate = .ignored
                     return
                 }
-                guard seen.insert(id).inserted else {
+                guard seen.intern(id).isNew else {
                     row.fate = .duplicate
                     return
                 }
                 row.fate = .accepted
                 push.receipts.append(
                     PushReceipt(
-                        id: id, delivery: delivery, ok: status == "OK", receivedAt: received.instant, errorCode: code))
+                        id: push.receiptIDs.append(id), delivery: Int(known), ok: status == 0,
+                        receivedAt: received.instant, errorClass: PushErrorClass.of(code)))
             }
         }
     }

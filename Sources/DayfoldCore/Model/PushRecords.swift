@@ -1,24 +1,55 @@
 /// The kept rows of a drop's push exports (SPEC §11.1), as the delivery
-/// facts read them. Rows refer to each other by index (a delivery's intent
-/// and installation, a receipt's delivery): every id was resolved once, at
-/// ingest, after §11.1's dedup and mapping.
+/// facts read them: columns of small values. Rows refer to each other by
+/// index (a delivery's intent and installation, a receipt's delivery), ids
+/// are interned bytes (`users`, `intentIDs`, …), enumerated values are
+/// enums: every id was resolved once, at ingest, after §11.1's dedup and
+/// mapping, and no row holds a String of its own.
 public struct PushExports: Sendable {
+    /// Users named by intents and installations (`PushIntent.recipient`, `PushInstallation.user`).
+    var users = ByteKeyTable()
     public var installations: [PushInstallation] = []
     public var intents: [PushIntent] = []
+    /// The kept intents' ids (`PushIntent.id` indexes them).
+    var intentIDs = ByteStrings()
     public var deliveries: [PushDelivery] = []
+    /// The kept deliveries' ids (`PushDelivery.id` indexes them).
+    var deliveryIDs = ByteStrings()
     public var receipts: [PushReceipt] = []
-    /// Quiet hours per user, sorted by `effectiveFrom`.
-    public var preferences: [String: [NotificationPreference]] = [:]
+    /// The accepted receipts' ids (`PushReceipt.id`): they break ties of `received_at`.
+    var receiptIDs = ByteStrings()
+    /// Quiet hours per user (`users` index), sorted by `effectiveFrom`.
+    var preferences: [[NotificationPreference]] = []
 
     public init() {}
+
+    /// A user's id as text (for outputs and zone lookups, once per user).
+    func user(_ index: Int32) -> String { String(decoding: users.key(index), as: UTF8.self) }
+}
+
+public enum PushProvider: String, Sendable, CaseIterable {
+    case expo = "EXPO", apns = "APNS", fcm = "FCM"
+}
+
+public enum PushPlatform: String, Sendable, CaseIterable {
+    case ios = "IOS", android = "ANDROID"
+}
+
+public enum PushAppSurface: String, Sendable, CaseIterable {
+    case coachMobile = "COACH_MOBILE", clientMobile = "CLIENT_MOBILE"
+}
+
+public enum PushCategory: String, Sendable, CaseIterable {
+    case message = "MESSAGE", voiceNote = "VOICE_NOTE", attachment = "ATTACHMENT", formDue = "FORM_DUE"
+    case workoutDue = "WORKOUT_DUE", mealDue = "MEAL_DUE", checkInDue = "CHECK_IN_DUE", riskFlag = "RISK_FLAG"
+    case coachTask = "COACH_TASK", system = "SYSTEM"
 }
 
 public struct PushInstallation: Sendable {
     public var id: String
-    public var userID: String
-    public var appSurface: String
-    public var platform: String
-    public var provider: String
+    var user: Int32
+    public var appSurface: PushAppSurface
+    public var platform: PushPlatform
+    public var provider: PushProvider
     public var appVersion: String?
     /// The installation's own `timezone` (SPEC §11.1: after the task
     /// instance's zone, before `default_timezone`).
@@ -29,9 +60,9 @@ public struct PushInstallation: Sendable {
 }
 
 public struct PushIntent: Sendable {
-    public var id: String
-    public var recipientUserID: String
-    public var category: String
+    var id: Int32
+    var recipient: Int32
+    public var category: PushCategory
     public var status: PushIntentStatus
     public var scheduledFor: Instant
     /// The relationship's index, when `relationship_id` is given.
@@ -42,34 +73,38 @@ public struct PushIntent: Sendable {
     public var task: Int?
 }
 
+/// `CANCELED` (one L) is read as `cancelled`.
 public enum PushIntentStatus: String, Sendable {
     case scheduled = "SCHEDULED", ready = "READY", sent = "SENT", cancelled = "CANCELLED", expired = "EXPIRED"
     case suppressed = "SUPPRESSED"
 }
 
 public struct PushDelivery: Sendable {
-    public var id: String
+    var id: Int32
     public var intent: Int
     public var installation: Int
-    public var provider: String
+    public var provider: PushProvider
     public var status: PushDeliveryStatus
     public var attemptCount: Int64?
-    public var lastErrorCode: String?
+    /// The class of `last_error_code` when it is one of SPEC §11.2's codes
+    /// (nil for NULL or any other code: the status rules tell those apart).
+    public var knownErrorClass: PushErrorClass?
     public var sentAt: Instant?
     public var failedAt: Instant?
 }
 
-public enum PushDeliveryStatus: String, Sendable {
+public enum PushDeliveryStatus: String, Sendable, CaseIterable {
     case pending = "PENDING", sent = "SENT", delivered = "DELIVERED", failed = "FAILED"
     case transientFailed = "TRANSIENT_FAILED", throttled = "THROTTLED", invalidToken = "INVALID_TOKEN"
 }
 
 public struct PushReceipt: Sendable {
-    public var id: String
+    var id: Int32
     public var delivery: Int
     public var ok: Bool
     public var receivedAt: Instant
-    public var errorCode: String?
+    /// The class of `provider_error_code` (`other` when NULL or unknown).
+    public var errorClass: PushErrorClass
 }
 
 /// Quiet hours in force from `effectiveFrom` on; either end nil means none.

@@ -115,15 +115,26 @@ public final class UserZones: Sendable {
         return configuredZone(user) != nil
     }
 
-    /// A push recipient's zone at an instant (SPEC §11.1): the history, the
-    /// latest task instance, then the zone of the installation the push went
-    /// to, the pipeline's default, and UTC — never the offset a server wrote
-    /// an instant with. No fallback is recorded: coaches, most recipients of
-    /// coach pushes, have no zone of their own, and the client day tables'
-    /// warnings are about clients.
-    func pushZone(_ user: String, at instant: Instant, installationZone: ZoneID?) -> ZoneID {
-        if let rows = history[user], !rows.isEmpty { return Self.fromHistory(rows) { $0.effectiveFrom <= instant } }
-        return latestInstanceZone[user] ?? installationZone ?? defaultZone ?? ZoneCatalog.utc
+    /// Where a push recipient's zone comes from (SPEC §11.1), looked up once
+    /// per user: the history, else the latest task instance; the zone of the
+    /// installation a push went to comes next, then the pipeline's default,
+    /// then UTC — never the offset a server wrote an instant with. No
+    /// fallback is recorded: coaches, most recipients of coach pushes, have
+    /// no zone of their own, and the zone warnings are about clients' days.
+    func pushSource(_ user: String) -> PushZoneSource {
+        PushZoneSource(history: history[user] ?? [], latest: latestInstanceZone[user], defaultZone: defaultZone)
+    }
+
+    /// One push recipient's zone source (see `pushSource(_:)`).
+    struct PushZoneSource: Sendable {
+        let history: [TimezoneRow]
+        let latest: ZoneID?
+        let defaultZone: ZoneID?
+
+        func zone(at instant: Instant, installationZone: ZoneID?) -> ZoneID {
+            if !history.isEmpty { return UserZones.fromHistory(history) { $0.effectiveFrom <= instant } }
+            return latest ?? installationZone ?? defaultZone ?? ZoneCatalog.utc
+        }
     }
 
     /// The local date of an instant for a user.

@@ -10,6 +10,9 @@ enum OutputValues: Sendable {
     case timestamp(@Sendable (Int) -> Instant?)
     case bool(@Sendable (Int) -> Bool?)
     case string(@Sendable (Int) -> String?)
+    /// A STRING column whose values are interned bytes (ids), copied straight
+    /// into the column: no String per row.
+    case bytes(@Sendable (Int) -> ArraySlice<UInt8>?)
 }
 
 /// One column of an output table: its Parquet field and how to read its values.
@@ -25,7 +28,7 @@ public struct OutputColumn: Sendable {
         case .date: type = .date
         case .timestamp: type = .timestampMicros
         case .bool: type = .boolean
-        case .string: type = .string
+        case .string, .bytes: type = .string
         }
         field = ParquetField(name: name, type: type, nullable: nullable)
         self.values = values
@@ -43,6 +46,13 @@ public struct OutputColumn: Sendable {
             var column = ParquetByteColumn()
             column.reserveRows(rows.count)
             for row in rows { column.append(value(row)) }
+            return .utf8(column)
+        case .bytes(let value):
+            var column = ParquetByteColumn()
+            column.reserveRows(rows.count, bytes: 36 * rows.count)
+            for row in rows {
+                if let bytes = value(row) { column.append(bytes) } else { column.appendNull() }
+            }
             return .utf8(column)
         }
     }

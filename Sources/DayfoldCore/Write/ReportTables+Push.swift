@@ -6,29 +6,34 @@ extension ReportTables {
     public static func pushDeliveries(_ result: RunResult) -> OutputTable {
         let push = result.drop.push ?? PushExports()
         let facts = result.push?.deliveries ?? []
-        let relationships = result.drop.relationships
+        let relationshipIDs = result.drop.relationships.map { Array($0.id.utf8) }
+        let deliveryIDs = push.deliveryIDs
         let order = push.deliveries.indices.sorted {
             facts[$0].day != facts[$1].day
-                ? facts[$0].day < facts[$1].day : bytesLess(push.deliveries[$0].id, push.deliveries[$1].id)
+                ? facts[$0].day < facts[$1].day
+                : deliveryIDs.less(push.deliveries[$0].id, push.deliveries[$1].id)
         }
         let deliveries = order.map { push.deliveries[$0] }
         let rows = order.map { facts[$0] }
         let intents = deliveries.map { push.intents[$0.intent] }
-        let installations = deliveries.map { push.installations[$0.installation] }
+        let installations = push.installations
+        let installationIDs = installations.map { Array($0.id.utf8) }
+        let users = push.users
+        let intentIDs = push.intentIDs
         return OutputTable(
             name: "push_deliveries", rowCount: rows.count,
             columns: [
-                OutputColumn("delivery_id", .string { deliveries[$0].id }),
-                OutputColumn("intent_id", .string { intents[$0].id }),
-                OutputColumn("recipient_user_id", .string { intents[$0].recipientUserID }),
+                OutputColumn("delivery_id", .bytes { deliveryIDs[deliveries[$0].id] }),
+                OutputColumn("intent_id", .bytes { intentIDs[intents[$0].id] }),
+                OutputColumn("recipient_user_id", .bytes { users.key(intents[$0].recipient) }),
                 OutputColumn(
-                    "relationship_id", nullable: true, .string { intents[$0].relationship.map { relationships[$0].id } }),
-                OutputColumn("installation_id", .string { installations[$0].id }),
-                OutputColumn("provider", .string { deliveries[$0].provider }),
-                OutputColumn("platform", .string { installations[$0].platform }),
-                OutputColumn("app_surface", .string { installations[$0].appSurface }),
-                OutputColumn("app_version", nullable: true, .string { installations[$0].appVersion }),
-                OutputColumn("category", .string { intents[$0].category }),
+                    "relationship_id", nullable: true, .bytes { intents[$0].relationship.map { relationshipIDs[$0][...] } }),
+                OutputColumn("installation_id", .bytes { installationIDs[deliveries[$0].installation][...] }),
+                OutputColumn("provider", .string { deliveries[$0].provider.rawValue }),
+                OutputColumn("platform", .string { installations[deliveries[$0].installation].platform.rawValue }),
+                OutputColumn("app_surface", .string { installations[deliveries[$0].installation].appSurface.rawValue }),
+                OutputColumn("app_version", nullable: true, .string { installations[deliveries[$0].installation].appVersion }),
+                OutputColumn("category", .string { intents[$0].category.rawValue }),
                 OutputColumn("day", .date { rows[$0].day }),
                 OutputColumn("sent_at", nullable: true, .timestamp { deliveries[$0].sentAt }),
                 OutputColumn("outcome", .string { rows[$0].outcome.rawValue }),
@@ -52,11 +57,11 @@ extension ReportTables {
             name: "push_delivery_health", rowCount: rows.count,
             columns: [
                 OutputColumn("day", .date { rows[$0].day }),
-                OutputColumn("provider", .string { rows[$0].provider }),
-                OutputColumn("platform", .string { rows[$0].platform }),
-                OutputColumn("app_surface", .string { rows[$0].appSurface }),
+                OutputColumn("provider", .string { rows[$0].provider.rawValue }),
+                OutputColumn("platform", .string { rows[$0].platform.rawValue }),
+                OutputColumn("app_surface", .string { rows[$0].appSurface.rawValue }),
                 OutputColumn("app_version", nullable: true, .string { rows[$0].appVersion }),
-                OutputColumn("category", .string { rows[$0].category }),
+                OutputColumn("category", .string { rows[$0].category.rawValue }),
                 OutputColumn("deliveries", .int { Int64(rows[$0].deliveries) }),
                 OutputColumn("sent", .int { Int64(rows[$0].sent) }),
                 OutputColumn("delivered", .int { Int64(rows[$0].delivered) }),
@@ -83,7 +88,7 @@ extension ReportTables {
             name: "push_intent_summary", rowCount: rows.count,
             columns: [
                 OutputColumn("day", .date { rows[$0].day }),
-                OutputColumn("category", .string { rows[$0].category }),
+                OutputColumn("category", .string { rows[$0].category.rawValue }),
                 OutputColumn("intents", .int { Int64(rows[$0].intents) }),
                 OutputColumn("with_delivery", .int { Int64(rows[$0].withDelivery) }),
                 OutputColumn("delivered", .int { Int64(rows[$0].delivered) }),

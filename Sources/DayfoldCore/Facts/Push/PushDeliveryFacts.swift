@@ -34,11 +34,13 @@ public enum PushDeliveryFactsCalculator {
                 let current = push.receipts[known]
                 let later =
                     receipt.receivedAt != current.receivedAt
-                    ? receipt.receivedAt > current.receivedAt : bytesLess(current.id, receipt.id)
+                    ? receipt.receivedAt > current.receivedAt : push.receiptIDs.less(current.id, receipt.id)
                 if !later { continue }
             }
             deciding[receipt.delivery] = index
         }
+        // Each recipient's zone source, looked up once (by name) per user.
+        var zoneSources = [UserZones.PushZoneSource?](repeating: nil, count: push.users.count)
         var facts: [PushDeliveryFact] = []
         facts.reserveCapacity(push.deliveries.count)
         // When each installation's token was first known invalid, from each
@@ -58,8 +60,14 @@ public enum PushDeliveryFactsCalculator {
             }
             if let sent = delivery.sentAt {
                 let installation = push.installations[delivery.installation]
-                fact.inQuietHours = isInQuietHours(
-                    drop, push, user: intent.recipientUserID, at: sent, installationZone: installation.zone)
+                let user = Int(intent.recipient)
+                if !push.preferences[user].isEmpty {
+                    let source = zoneSources[user] ?? drop.userZones.pushSource(push.user(intent.recipient))
+                    zoneSources[user] = source
+                    fact.inQuietHours = isInQuietHours(
+                        drop.zones, push.preferences[user], at: sent,
+                        zone: source.zone(at: sent, installationZone: installation.zone))
+                }
                 if intent.remindsTask, let task = intent.task, outcomes[task].kind == .completed,
                     let done = outcomes[task].occurredAt
                 {
@@ -84,15 +92,15 @@ public enum PushDeliveryFactsCalculator {
     /// SPEC §11.2's outcome rules, in order: the deciding receipt, else the status.
     static func outcomeOf(_ delivery: PushDelivery, receipt: PushReceipt?) -> (PushOutcome, PushErrorClass?) {
         if let receipt {
-            return receipt.ok ? (.delivered, nil) : (.failed, PushErrorClass.of(receipt.errorCode))
+            return receipt.ok ? (.delivered, nil) : (.failed, receipt.errorClass)
         }
         switch delivery.status {
         case .delivered: return (.delivered, nil)
         case .sent: return (.sentUnconfirmed, nil)
         case .invalidToken: return (.failed, .tokenInvalid)
         case .throttled: return (.failed, .rateLimited)
-        case .transientFailed: return (.failed, delivery.lastErrorCode.flatMap(PushErrorClass.known) ?? .transient)
-        case .failed: return (.failed, PushErrorClass.of(delivery.lastErrorCode))
+        case .transientFailed: return (.failed, delivery.knownErrorClass ?? .transient)
+        case .failed: return (.failed, delivery.knownErrorClass ?? .other)
         case .pending: return (.pending, nil)
         }
     }
@@ -103,15 +111,13 @@ public enum PushDeliveryFactsCalculator {
     /// are equal. A DST gap or repeat needs no rule of its own: the wall
     /// clock of the instant is what counts.
     static func isInQuietHours(
-        _ drop: IngestedDrop, _ push: PushExports, user: String, at instant: Instant, installationZone: ZoneID?
+        _ zones: ZoneCatalog, _ history: [NotificationPreference], at instant: Instant, zone: ZoneID
     ) -> Bool {
-        guard let history = push.preferences[user],
-            let preference = history.last(where: { $0.effectiveFrom <= instant }),
+        guard let preference = history.last(where: { $0.effectiveFrom <= instant }),
             let start = preference.quietStart, let end = preference.quietEnd, start != end
         else { return false }
-        let zone = drop.userZones.pushZone(user, at: instant, installationZone: installationZone)
         let seconds = instant.seconds
-        let local = seconds + Int64(drop.zones.offset(zone, atSeconds: seconds))
+        let local = seconds + Int64(zones.offset(zone, atSeconds: seconds))
         let clock = Int32(((local % 86_400) + 86_400) % 86_400)
         return start < end ? (clock >= start && clock < end) : (clock >= start || clock < end)
     }

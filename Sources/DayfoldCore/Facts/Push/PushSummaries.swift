@@ -2,11 +2,11 @@
 /// platform, app_surface, app_version, category) with a delivery.
 public struct PushHealthRow: Sendable {
     public var day: LocalDate
-    public var provider: String
-    public var platform: String
-    public var appSurface: String
+    public var provider: PushProvider
+    public var platform: PushPlatform
+    public var appSurface: PushAppSurface
     public var appVersion: String?
-    public var category: String
+    public var category: PushCategory
     public var deliveries = 0
     public var sent = 0
     public var delivered = 0
@@ -27,11 +27,11 @@ public struct PushHealthRow: Sendable {
     /// The group's six keys.
     struct Key: Hashable {
         var day: Int32
-        var provider: String
-        var platform: String
-        var surface: String
+        var provider: PushProvider
+        var platform: PushPlatform
+        var surface: PushAppSurface
         var version: String?
-        var category: String
+        var category: PushCategory
     }
 
     var key: Key {
@@ -59,7 +59,7 @@ public struct PushHealthRow: Sendable {
 /// `push_intent_summary` (SPEC §11.3): one row per (UTC date of `scheduled_for`, category).
 public struct PushIntentSummaryRow: Sendable {
     public var day: LocalDate
-    public var category: String
+    public var category: PushCategory
     public var intents = 0
     public var withDelivery = 0
     public var delivered = 0
@@ -115,20 +115,33 @@ public enum PushSummaries {
     static func health(_ push: PushExports, _ facts: [PushDeliveryFact]) -> [PushHealthRow] {
         var rows: [PushHealthRow] = []
         var rowOf: [PushHealthRow.Key: Int] = [:]
+        // The group without its day is fixed per (installation, provider,
+        // category): the key is one integer per delivery, the String-bearing
+        // `Key` built once per group.
+        var groupOf: [Int64: Int] = [:]
         for (index, delivery) in push.deliveries.enumerated() {
             let fact = facts[index]
-            let installation = push.installations[delivery.installation]
             let category = push.intents[delivery.intent].category
-            let row = PushHealthRow(
-                day: fact.day, provider: delivery.provider, platform: installation.platform,
-                appSurface: installation.appSurface, appVersion: installation.appVersion, category: category)
+            let compact =
+                Int64(fact.day.days) << 32 | Int64(delivery.installation) << 8
+                | Int64(PushCategory.allCases.firstIndex(of: category) ?? 0) << 2
+                | Int64(PushProvider.allCases.firstIndex(of: delivery.provider) ?? 0)
             let position: Int
-            if let known = rowOf[row.key] {
+            if let known = groupOf[compact] {
                 position = known
             } else {
-                position = rows.count
-                rowOf[row.key] = position
-                rows.append(row)
+                let installation = push.installations[delivery.installation]
+                let row = PushHealthRow(
+                    day: fact.day, provider: delivery.provider, platform: installation.platform,
+                    appSurface: installation.appSurface, appVersion: installation.appVersion, category: category)
+                if let known = rowOf[row.key] {
+                    position = known
+                } else {
+                    position = rows.count
+                    rowOf[row.key] = position
+                    rows.append(row)
+                }
+                groupOf[compact] = position
             }
             rows[position].deliveries += 1
             switch fact.outcome {
@@ -174,7 +187,7 @@ public enum PushSummaries {
         var total: [PushIntentSummaryRow] = []
         var rowOf: [String: Int] = [:]
         for row in rows {
-            let key = "\(row.day.days)|\(row.category)"
+            let key = "\(row.day.days)|\(row.category.rawValue)"
             guard let position = rowOf[key] else {
                 rowOf[key] = total.count
                 total.append(row)
@@ -196,7 +209,8 @@ public enum PushSummaries {
         rows.sorted { left, right in
             if left.day != right.day { return left.day < right.day }
             for (a, b) in [
-                (left.provider, right.provider), (left.platform, right.platform), (left.appSurface, right.appSurface),
+                (left.provider.rawValue, right.provider.rawValue), (left.platform.rawValue, right.platform.rawValue),
+                (left.appSurface.rawValue, right.appSurface.rawValue),
             ] where a != b {
                 return bytesLess(a, b)
             }
@@ -206,7 +220,7 @@ public enum PushSummaries {
                 guard let b = right.appVersion else { return false }
                 return bytesLess(a, b)
             }
-            return bytesLess(left.category, right.category)
+            return bytesLess(left.category.rawValue, right.category.rawValue)
         }
     }
 
@@ -219,15 +233,11 @@ public enum PushSummaries {
             hasDelivery[delivery.intent] = true
             if facts[index].outcome == .delivered { hasDelivered[delivery.intent] = true }
         }
-        struct Key: Hashable {
-            var day: Int32
-            var category: String
-        }
         var rows: [PushIntentSummaryRow] = []
-        var rowOf: [Key: Int] = [:]
+        var rowOf: [Int64: Int] = [:]
         for (index, intent) in push.intents.enumerated() {
             let day = drop.zones.localDate(ZoneCatalog.utc, intent.scheduledFor)
-            let key = Key(day: day.days, category: intent.category)
+            let key = Int64(day.days) << 8 | Int64(PushCategory.allCases.firstIndex(of: intent.category) ?? 0)
             let position: Int
             if let known = rowOf[key] {
                 position = known
@@ -251,7 +261,7 @@ public enum PushSummaries {
     }
 
     static func sortedIntentSummary(_ rows: [PushIntentSummaryRow]) -> [PushIntentSummaryRow] {
-        rows.sorted { $0.day != $1.day ? $0.day < $1.day : bytesLess($0.category, $1.category) }
+        rows.sorted { $0.day != $1.day ? $0.day < $1.day : bytesLess($0.category.rawValue, $1.category.rawValue) }
     }
 
     /// SPEC §11.3: a task is reminded when a DAILY_EXECUTION intent for it

@@ -8,9 +8,10 @@ import Testing
 /// 2. else the `status` rules, in order.
 @Suite struct PushOutcomeTests {
     static func delivery(_ status: PushDeliveryStatus, code: String?) -> PushDelivery {
+        // Ingest keeps the class of a code of the table, nil for any other code or NULL.
         PushDelivery(
-            id: "d", intent: 0, installation: 0, provider: "EXPO", status: status, attemptCount: 1, lastErrorCode: code,
-            sentAt: Instant(micros: 0), failedAt: nil)
+            id: 0, intent: 0, installation: 0, provider: .expo, status: status, attemptCount: 1,
+            knownErrorClass: code.flatMap(PushErrorClass.known), sentAt: Instant(micros: 0), failedAt: nil)
     }
 
     /// Rule 2, status by status, with no receipt.
@@ -60,7 +61,8 @@ import Testing
     func aReceiptDecidesOverTheStatus(
         status: PushDeliveryStatus, ok: Bool, code: String?, outcome: PushOutcome, errorClass: PushErrorClass?
     ) {
-        let receipt = PushReceipt(id: "x", delivery: 0, ok: ok, receivedAt: Instant(micros: 1), errorCode: code)
+        let receipt = PushReceipt(
+            id: 0, delivery: 0, ok: ok, receivedAt: Instant(micros: 1), errorClass: PushErrorClass.of(code))
         let result = PushDeliveryFactsCalculator.outcomeOf(Self.delivery(status, code: nil), receipt: receipt)
         #expect(result.0 == outcome)
         #expect(result.1 == errorClass)

@@ -102,7 +102,7 @@ public final class DropIngestor {
         // The journal's fork rides along untouched: it came back with health's.
         let (values, journalDone, healthDone) = try SideBySide.run((fork(withTasks: true), journal, health)) {
             [clientInputs] forks in
-            let (values, journal, health) = forks
+            var (values, journal, health) = forks
             try values.side.readValueEntries()
             try values.side.readInfoCards()
             debugRSS("ingest: values and cards read")
@@ -114,12 +114,21 @@ public final class DropIngestor {
                 clientInputs.failedImports = health.side.drop.failedImports
                 clientInputsReady(clientInputs)
             }
+            // Push rows name relationships, tasks and users' zones (all known
+            // now) and nothing the events read: they are read on this side,
+            // which finishes before the events otherwise. Their accounts go
+            // last, as in a reading in sequence.
+            values.pushAccounts = values.side.drop.accounts.count
+            values.pushRejects = values.side.drop.rejects.count
+            try values.side.readNotificationPreferences()
+            try values.side.readPush()
+            debugRSS("ingest: push read")
             return (values, journal, health)
         } here: {
             try self.readStatusEvents()
             debugRSS("ingest: events read")
         }
-        join(values)
+        join(values, upTo: (values.pushAccounts, values.pushRejects))
         drop.valueEntries = values.side.drop.valueEntries
         drop.infoCards = values.side.drop.infoCards
         join(journalDone)
@@ -128,9 +137,9 @@ public final class DropIngestor {
         drop.healthDays = healthDone.side.drop.healthDays
         drop.failedImports = healthDone.side.drop.failedImports
         drop.healthFolderWarnings = healthDone.side.drop.healthFolderWarnings
-        // Push rows name relationships, tasks and users' zones: read last.
-        try readNotificationPreferences()
-        try readPush()
+        join(values, from: (values.pushAccounts, values.pushRejects))
+        drop.notificationPreferences = values.side.drop.notificationPreferences
+        drop.push = values.side.drop.push
         // A task's id is its key in the id table: the table's keys are the ids.
         drop.taskIDs = taskIDs.keys
         options.progress?.reading(bytesDone: layout.totalBytes, rows: drop.rowsRead, force: true)
@@ -143,6 +152,9 @@ public final class DropIngestor {
         var side: DropIngestor
         var accounts: Int
         var rejects: Int
+        /// Where the side's push accounts and rejects start (they join last).
+        var pushAccounts = 0
+        var pushRejects = 0
     }
 
     /// `withTasks`: the side also resolves task ids (read-only: tasks are
@@ -164,6 +176,18 @@ public final class DropIngestor {
     private func join(_ fork: Fork) {
         drop.accounts += fork.side.drop.accounts[fork.accounts...]
         drop.rejects += fork.side.drop.rejects[fork.rejects...]
+    }
+
+    /// Takes the accounts and rejects a side added before `end`.
+    private func join(_ fork: Fork, upTo end: (accounts: Int, rejects: Int)) {
+        drop.accounts += fork.side.drop.accounts[fork.accounts..<end.accounts]
+        drop.rejects += fork.side.drop.rejects[fork.rejects..<end.rejects]
+    }
+
+    /// Takes the accounts and rejects a side added from `start` on.
+    private func join(_ fork: Fork, from start: (accounts: Int, rejects: Int)) {
+        drop.accounts += fork.side.drop.accounts[start.accounts...]
+        drop.rejects += fork.side.drop.rejects[start.rejects...]
     }
 
     /// Input bytes of the files finished so far, and rows read (for progress).

@@ -99,36 +99,40 @@ public final class DropIngestor {
         clientInputs.userZones = drop.userZones
         clientInputs.journal = journal.side.drop.journal
         let clientInputsReady = options.clientInputsReady
+        // Push rows name relationships, tasks and users' zones (all known
+        // now) and nothing the other kinds read: they are read on a third
+        // thread beside the rest (their accounts still join last, as in a
+        // reading in sequence, and their errors come last too).
         // The journal's fork rides along untouched: it came back with health's.
-        let (values, journalDone, healthDone) = try SideBySide.run((fork(withTasks: true), journal, health)) {
-            [clientInputs] forks in
-            var (values, journal, health) = forks
-            try values.side.readValueEntries()
-            try values.side.readInfoCards()
-            debugRSS("ingest: values and cards read")
-            health.side.aggregateHealth()
-            debugRSS("ingest: health days")
-            if let clientInputsReady {
-                var clientInputs = clientInputs
-                clientInputs.healthDays = health.side.drop.healthDays
-                clientInputs.failedImports = health.side.drop.failedImports
-                clientInputsReady(clientInputs)
+        let ((values, journalDone, healthDone), push) = try SideBySide.run(
+            (fork(withTasks: true), journal, health),
+            side: { [clientInputs] forks in
+                let (values, journal, health) = forks
+                try values.side.readValueEntries()
+                try values.side.readInfoCards()
+                debugRSS("ingest: values and cards read")
+                health.side.aggregateHealth()
+                debugRSS("ingest: health days")
+                if let clientInputsReady {
+                    var clientInputs = clientInputs
+                    clientInputs.healthDays = health.side.drop.healthDays
+                    clientInputs.failedImports = health.side.drop.failedImports
+                    clientInputsReady(clientInputs)
+                }
+                return (values, journal, health)
+            },
+            fork(withTasks: true),
+            other: { push in
+                try push.side.readNotificationPreferences()
+                try push.side.readPush()
+                debugRSS("ingest: push read")
+                return push
             }
-            // Push rows name relationships, tasks and users' zones (all known
-            // now) and nothing the events read: they are read on this side,
-            // which finishes before the events otherwise. Their accounts go
-            // last, as in a reading in sequence.
-            values.pushAccounts = values.side.drop.accounts.count
-            values.pushRejects = values.side.drop.rejects.count
-            try values.side.readNotificationPreferences()
-            try values.side.readPush()
-            debugRSS("ingest: push read")
-            return (values, journal, health)
-        } here: {
+        ) {
             try self.readStatusEvents()
             debugRSS("ingest: events read")
         }
-        join(values, upTo: (values.pushAccounts, values.pushRejects))
+        join(values)
         drop.valueEntries = values.side.drop.valueEntries
         drop.infoCards = values.side.drop.infoCards
         join(journalDone)
@@ -137,9 +141,9 @@ public final class DropIngestor {
         drop.healthDays = healthDone.side.drop.healthDays
         drop.failedImports = healthDone.side.drop.failedImports
         drop.healthFolderWarnings = healthDone.side.drop.healthFolderWarnings
-        join(values, from: (values.pushAccounts, values.pushRejects))
-        drop.notificationPreferences = values.side.drop.notificationPreferences
-        drop.push = values.side.drop.push
+        join(push)
+        drop.notificationPreferences = push.side.drop.notificationPreferences
+        drop.push = push.side.drop.push
         // A task's id is its key in the id table: the table's keys are the ids.
         drop.taskIDs = taskIDs.keys
         options.progress?.reading(bytesDone: layout.totalBytes, rows: drop.rowsRead, force: true)

@@ -40,6 +40,44 @@ enum SideBySide {
     }
 }
 
+extension SideBySide {
+    /// Three pieces of work at once: `side` and `other` each on a thread of
+    /// its own with its own state, `here` on the calling thread. Throws
+    /// `here`'s error first, then `side`'s, then `other`'s.
+    static func run<State, Side, OtherState, Other>(
+        _ state: sending State, side: @escaping @Sendable (sending State) throws -> sending Side,
+        _ otherState: sending OtherState, other: @escaping @Sendable (sending OtherState) throws -> sending Other,
+        here: () throws -> Void
+    ) throws -> sending (Side, Other) {
+        let handed = Handoff(otherState)
+        let outcome = Handoff<Result<Other, any Error>>()
+        let done = DispatchSemaphore(value: 0)
+        startProducerThread {
+            if let state = handed.take() {
+                let result: Result<Other, any Error>
+                do {
+                    result = .success(try other(state))
+                } catch {
+                    result = .failure(error)
+                }
+                outcome.fill { result }
+            }
+            done.signal()
+        }
+        // Not `Result { … }`: its closure would keep `state`, which goes to `run` whole.
+        let mine: Side
+        do {
+            mine = try run(state, side: side, here: here)
+        } catch {
+            done.wait()  // the other thread is done with its state before the error leaves
+            throw error
+        }
+        done.wait()
+        guard let theirs = outcome.take() else { preconditionFailure("the other side job did not finish") }
+        return (mine, try theirs.get())
+    }
+}
+
 /// One value moved from one thread to another: put in whole, taken out whole.
 private final class Handoff<Value>: Sendable {
     private let slot: Mutex<Value?>

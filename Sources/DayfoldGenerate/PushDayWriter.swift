@@ -183,7 +183,8 @@ struct PushDayWriter {
             let scheduled = context.zones.instant(zone: zone, day: day, minuteOfDay: 480 + rng.below(720))
             try send(
                 intent: SyntheticID(.pushIntent, seed: context.seed, client.index, day, 50), recipient: client.user,
-                client: client, context: "MESSAGING", record: SyntheticID(.pushIntent, seed: context.seed, day, 51),
+                client: client, context: "MESSAGING",
+                record: SyntheticID(.pushIntent, seed: context.seed, client.index, day, 51),
                 category: "MESSAGE", scheduled: scheduled,
                 installation: Self.installationID(client, device: 0, context: context),
                 revokedFrom: Self.revokeDay(client, context: context), day: day, rng: &rng)

@@ -14,6 +14,8 @@ import Foundation
 /// See Documentation/Partitioning.md.
 public final class PartitionRouter {
     static let lineColumn = "__line"
+    /// The `source_context` of a task reminder (SPEC §11.2).
+    static let dailyExecution = Array("DAILY_EXECUTION".utf8)
 
     let layout: DropLayout
     let options: IngestOptions
@@ -142,10 +144,13 @@ public final class PartitionRouter {
         case .infoCards: return fields[0].map { [PartitionRouter.idKey(4, $0)] } ?? []
         case .journal: return fields[0].map { [PartitionRouter.idKey(5, $0)] } ?? []
         case .health: return []
-        // An intent: its id, its idempotency key and the task it reminds of
-        // (the task's client may be another user than the recipient).
+        // An intent: its id, its idempotency key and, for a task reminder,
+        // the task (whose client may be another user than the recipient).
+        // Other contexts' record ids are no task's: a broadcast naming one
+        // record for many users must not join their groups.
         case .pushIntents:
-            return [(7, fields[0]), (8, fields[2]), (1, fields[3])].compactMap { space, id in
+            let reminds = fields[4].map { $0.elementsEqual(PartitionRouter.dailyExecution) } ?? false
+            return [(7, fields[0]), (8, fields[2]), (1, reminds ? fields[3] : nil)].compactMap { space, id in
                 id.map { PartitionRouter.idKey(UInt8(space), $0) }
             }
         // A delivery: its id, and its intent's (the recipient check and the
@@ -176,7 +181,8 @@ public final class PartitionRouter {
             case .journal: return [JournalColumn.entryID.name, JournalColumn.userID.name]
             case .health: return [HealthColumn.type.name, HealthColumn.userID.name]
             case .pushIntents:
-                return [PushIntentColumn.id, .recipientUserID, .idempotencyKey, .sourceRecordID].map(\.name)
+                return [PushIntentColumn.id, .recipientUserID, .idempotencyKey, .sourceRecordID, .sourceContext].map(
+                    \.name)
             case .pushDeliveries: return [PushDeliveryColumn.id, .intentID, .installationID].map(\.name)
             case .pushReceipts: return [PushReceiptColumn.id, .deliveryID].map(\.name)
             }

@@ -62,8 +62,9 @@ extension DropIngestor {
                 let provider = row.choiceIndex(Column.provider, .pushProvider)
                 let version = row.text(Column.appVersion)
                 var zone: ZoneID?
-                if let name = row.text(Column.timezone) {
-                    zone = drop.zones.id(named: name)
+                let zoneName = row.text(Column.timezone)
+                if let zoneName {
+                    zone = drop.zones.id(named: zoneName)
                     if zone == nil { row.fail("unknown_timezone:timezone") }
                 }
                 let lastSeen = row.instant(Column.lastSeenAt)
@@ -75,7 +76,7 @@ extension DropIngestor {
                         PushInstallation(
                             id: id, user: push.users.intern(user).index,
                             appSurface: PushAppSurface.allCases[surface], platform: PushPlatform.allCases[platform],
-                            provider: PushProvider.allCases[provider], appVersion: version, zone: zone,
+                            provider: PushProvider.allCases[provider], appVersion: version, zone: zone, zoneName: zoneName,
                             lastSeenAt: lastSeen?.instant,
                             // Revoked after T: not yet revoked at T.
                             revokedAt: revoked.flatMap { isAfterAsOf($0.instant) ? nil : $0.instant })
@@ -168,7 +169,9 @@ extension DropIngestor {
                 if !ignored, let relationship, let endedOn = drop.relationships[relationship].endedOn {
                     let source = recipientZones[user] ?? drop.userZones.pushSource(push.user(user))
                     recipientZones[user] = source
-                    let zone = source.zone(at: scheduled.instant, installationZone: zoneOfInstallationUser[Int(user)])
+                    // A recipient first named here has no installation (and no zone from one).
+                    let installationZone = Int(user) < zoneOfInstallationUser.count ? zoneOfInstallationUser[Int(user)] : nil
+                    let zone = source.zone(at: scheduled.instant, installationZone: installationZone)
                     ignored = drop.zones.localDate(zone, scheduled.instant) > endedOn
                 }
                 if ignored {

@@ -144,6 +144,15 @@ public final class DropIngestor {
         join(push)
         drop.notificationPreferences = push.side.drop.notificationPreferences
         drop.push = push.side.drop.push
+        // Zone ids of the push side's catalog are its own: made again in the drop's.
+        if var pushed = drop.push {
+            for index in pushed.installations.indices {
+                pushed.installations[index].zone = pushed.installations[index].zoneName.flatMap {
+                    drop.zones.id(named: $0)
+                }
+            }
+            drop.push = pushed
+        }
         // A task's id is its key in the id table: the table's keys are the ids.
         drop.taskIDs = taskIDs.keys
         options.progress?.reading(bytesDone: layout.totalBytes, rows: drop.rowsRead, force: true)

@@ -52,8 +52,12 @@ public struct PushInstallation: Sendable {
     public var provider: PushProvider
     public var appVersion: String?
     /// The installation's own `timezone` (SPEC §11.1: after the task
-    /// instance's zone, before `default_timezone`).
+    /// instance's zone, before `default_timezone`), in the drop's catalog.
     public var zone: ZoneID?
+    /// Its name: push files are read on a thread of their own, whose copy of
+    /// the zone catalog learns names the drop's does not; the ids are made
+    /// again in the drop's catalog when the push rows join it.
+    var zoneName: String?
     public var lastSeenAt: Instant?
     /// nil also when it lies after T (not yet revoked at T).
     public var revokedAt: Instant?

@@ -115,6 +115,12 @@ extension DropIngestor {
             }
             return index
         }
+
+        mutating func reserve(_ rows: Int) {
+            table.reserve(rows)
+            kept.reserveCapacity(rows)
+            ignoredRecipient.reserveCapacity(rows)
+        }
     }
 
     /// Same `id`: the last row wins; then the same `idempotency_key` under
@@ -134,6 +140,14 @@ extension DropIngestor {
         var candidateIDs: [UInt8] = []
         var ids = IntentIDs()
         var keys = ByteKeyTable()
+        // Sized from the files up front: regrowing the id tables re-inserted
+        // every key and regrowing the arrays copied them (a quarter of this
+        // loop's time on a 1 GB drop).
+        let rows = expectedRows(layout.pushIntents, bytesPerRow: 400)
+        ids.reserve(rows)
+        keys.reserve(rows)
+        candidates.reserveCapacity(roomForRows(layout.pushIntents, shortestRow: 200))
+        candidateIDs.reserveCapacity(36 * rows)
         var recipientZones: [Int32: UserZones.PushZoneSource] = [:]
         let sinceReminder = Array("DAILY_EXECUTION".utf8)
         for file in layout.pushIntents {
@@ -254,6 +268,11 @@ extension DropIngestor {
             if index == kept.count { kept.append(-1) }
             return index
         }
+
+        mutating func reserve(_ rows: Int) {
+            table.reserve(rows)
+            kept.reserveCapacity(rows)
+        }
     }
 
     /// Same `id`: the last row wins; then the same (kept intent,
@@ -271,6 +290,10 @@ extension DropIngestor {
         var candidates: [Candidate] = []
         var candidateIDs: [UInt8] = []
         var ids = DeliveryIDs()
+        let rows = expectedRows(layout.pushDeliveries, bytesPerRow: 200)
+        ids.reserve(rows)
+        candidates.reserveCapacity(roomForRows(layout.pushDeliveries, shortestRow: 100))
+        candidateIDs.reserveCapacity(36 * rows)
         // Installation ids interned too: a String per row was most of this loop.
         var installationTable = ByteKeyTable()
         var installationOfEntry: [Int] = []
@@ -365,6 +388,8 @@ extension DropIngestor {
     private func readReceipts(into push: inout PushExports, deliveries: DeliveryIDs) throws {
         typealias Column = PushReceiptColumn
         var seen = ByteKeyTable()
+        seen.reserve(expectedRows(layout.pushReceipts, bytesPerRow: 170))
+        push.receipts.reserveCapacity(roomForRows(layout.pushReceipts, shortestRow: 90))
         for file in layout.pushReceipts {
             try readCSV(file, Column.self) { row, _ in
                 let id = row.slice(Column.id)

@@ -48,6 +48,10 @@ public enum FactsStage {
         let activitySide = BackgroundValue { activityDays(drop) }
         let outcomes = TaskOutcomeCalculator.outcomes(drop, asOf: asOf.instant)
         outcomesReady?(drop, outcomes)
+        // The push facts need the outcomes and nothing computed after them.
+        let pushSide = drop.push.map { push in
+            BackgroundValue { PushSummaries.facts(drop, push, outcomes: outcomes, today: today, asOf: asOf.instant) }
+        }
         // Only the owned relationships' day tables: a partition holds every
         // relationship of the subjects, and building the others' tables (from
         // their start to today) made each partition grow with the whole drop.
@@ -66,9 +70,7 @@ public enum FactsStage {
             drop: drop, asOf: asOf, outcomes: outcomes, relationshipDays: days, today: today, streaks: streaks,
             signals: signals, clientTables: clientTables, progress: progress)
         result.owned = owned
-        result.push = drop.push.map {
-            PushSummaries.facts(drop, $0, outcomes: outcomes, today: today, asOf: asOf.instant)
-        }
+        result.push = pushSide?.value()
         return result
     }
 

@@ -299,10 +299,12 @@ public struct PipelineRunner {
             // Jobs are taken in order by whichever core is free: the largest
             // (the relationship days, then the other day tables) come first so
             // they do not start last and run alone.
-            var jobs: [Job] = [relationshipDays] + snapshotTables.map(snapshot) + reportTables.map(report)
+            // push_deliveries (a row per delivery) comes second.
+            var jobs: [Job] = [relationshipDays]
             if result.push != nil {
                 jobs.append(snapshot("push_deliveries") { ReportTables.pushDeliveries(result) })
             }
+            jobs += snapshotTables.map(snapshot) + reportTables.map(report)
             jobs += pushTables.map { name, table in
                 {
                     let built = table()

@@ -305,6 +305,10 @@ public final class PartitionRouter {
                 for spill in writers.values { try spill.close() }
             }
         }
+        // Routing is done: the per-delivery map (as large as the deliveries)
+        // must not stay alive through the partitions' runs.
+        deliveryOwner = FingerprintMap()
+        installationUser = FingerprintMap()
         return folders
     }
 

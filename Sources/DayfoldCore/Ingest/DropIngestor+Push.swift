@@ -8,19 +8,6 @@
 /// rows had it), so a row costs no String and no Dictionary of Strings.
 /// Push files are read after every other kind: their rows name
 /// relationships, tasks and users' zones, all known by then.
-/// What push rows need from the task files, handed to the push side once
-/// instances and workout logs are read (`Promised`): the task ids and what
-/// they resolve to, the users' zones, and the zone catalog those zones are in.
-struct PushTaskContext: Sendable {
-    var taskIDs: ByteKeyTable
-    var taskOfID: [DropIngestor.TaskReference]
-    var userZones: UserZones
-    var zones: ZoneCatalog
-}
-
-/// The push side stopped because the rest of the drop failed (that error is the one reported).
-struct PushReadingStopped: Error {}
-
 extension DropIngestor {
     /// Quiet hours. Same (`user_id`, `effective_from` as an instant): the last row wins.
     func readNotificationPreferences() throws {
@@ -45,13 +32,12 @@ extension DropIngestor {
         drop.notificationPreferences = byUser.mapValues { $0.sorted { $0.effectiveFrom < $1.effectiveFrom } }
     }
 
-    /// The four push kinds, in the order their rows refer to each other;
-    /// `tasks` is waited for where a row needs the task files.
-    func readPush(tasks: Promised<PushTaskContext?>) throws {
+    /// The four push kinds, in the order their rows refer to each other.
+    func readPush() throws {
         guard layout.hasPushFolder else { return }
         var push = PushExports()
         let installationOfID = try readInstallations(into: &push)
-        let intents = try readIntents(into: &push, tasks: tasks)
+        let intents = try readIntents(into: &push)
         let deliveries = try readDeliveries(into: &push, intents: intents, installationOfID: installationOfID)
         try readReceipts(into: &push, deliveries: deliveries)
         // Quiet hours by push user: only users push rows name are looked up.
@@ -139,7 +125,7 @@ extension DropIngestor {
 
     /// Same `id`: the last row wins; then the same `idempotency_key` under
     /// another id: the last wins, and the other's deliveries are the kept one's.
-    private func readIntents(into push: inout PushExports, tasks: Promised<PushTaskContext?>) throws -> IntentIDs {
+    private func readIntents(into push: inout PushExports) throws -> IntentIDs {
         typealias Column = PushIntentColumn
         let zoneOfInstallationUser = Self.installationZones(push.installations, users: push.users.count)
         struct Candidate {
@@ -147,25 +133,13 @@ extension DropIngestor {
             var id: Int
             var key: Int32
             var idBytes: Range<Int>
-            /// A reminder's `source_record_id` in `candidateRecords` (its task is looked up at the end).
-            var record: Range<Int>?
             var intent: PushIntent
         }
         var candidates: [Candidate] = []
         // The candidates' id bytes, back to back (the kept ones become `intentIDs`).
         var candidateIDs: [UInt8] = []
-        var candidateRecords: [UInt8] = []
         var ids = IntentIDs()
         var keys = ByteKeyTable()
-        // The task files' facts, once waited for (the zone catalog a local
-        // copy: installation zones are named into it).
-        var context: (tasks: PushTaskContext, zones: ZoneCatalog)?
-        func taskContext() throws -> (tasks: PushTaskContext, zones: ZoneCatalog) {
-            if let context { return context }
-            guard let known = tasks.wait() else { throw PushReadingStopped() }
-            context = (known, known.zones)
-            return (known, known.zones)
-        }
         // Sized from the files up front: regrowing the id tables re-inserted
         // every key and regrowing the arrays copied them (a quarter of this
         // loop's time on a 1 GB drop).
@@ -174,6 +148,7 @@ extension DropIngestor {
         keys.reserve(rows)
         candidates.reserveCapacity(roomForRows(layout.pushIntents, shortestRow: 200))
         candidateIDs.reserveCapacity(36 * rows)
+        var recipientZones: [Int32: UserZones.PushZoneSource] = [:]
         let sinceReminder = Array("DAILY_EXECUTION".utf8)
         for file in layout.pushIntents {
             try readCSV(file, Column.self) { row, account in
@@ -187,7 +162,7 @@ extension DropIngestor {
                 let scheduled = row.instant(Column.scheduledFor)
                 let status = row.choiceIndex(Column.status, .intentStatus)
                 let relationshipID = row.slice(Column.relationshipID)
-                let sourceContext = row.slice(Column.sourceContext)
+                let context = row.slice(Column.sourceContext)
                 let record = row.slice(Column.sourceRecordID)
                 _ = row.instant(Column.expiresAt)
                 _ = row.instant(Column.cancelledAt)
@@ -206,35 +181,33 @@ extension DropIngestor {
                 // local date) after its relationship's `ended_on`.
                 var ignored = created.map { isAfterAsOf($0.instant) } ?? false
                 if !ignored, let relationship, let endedOn = drop.relationships[relationship].endedOn {
-                    ignored = try Self.localDate(
-                        of: scheduled.instant, recipient: push.user(user), history: drop.timezoneRows,
-                        // A recipient first named here has no installation (and no zone from one).
-                        installationZone: Int(user) < zoneOfInstallationUser.count
-                            ? zoneOfInstallationUser[Int(user)] : nil,
-                        zones: drop.zones, taskContext: taskContext) > endedOn
+                    let source = recipientZones[user] ?? drop.userZones.pushSource(push.user(user))
+                    recipientZones[user] = source
+                    // A recipient first named here has no installation (and no zone from one).
+                    let installationZone = Int(user) < zoneOfInstallationUser.count ? zoneOfInstallationUser[Int(user)] : nil
+                    let zone = source.zone(at: scheduled.instant, installationZone: installationZone)
+                    ignored = drop.zones.localDate(zone, scheduled.instant) > endedOn
                 }
                 if ignored {
                     row.fate = .ignored
                     if ids.kept[idIndex] == -1 { ids.ignoredRecipient[idIndex] = user }
                     return
                 }
-                let remindsTask = sourceContext.map { $0.elementsEqual(sinceReminder) } ?? false
-                var recordBytes: Range<Int>?
-                if remindsTask, let record {
-                    let start = candidateRecords.count
-                    candidateRecords.append(contentsOf: record)
-                    recordBytes = start..<candidateRecords.count
+                var task: Int?
+                if let record, let found = taskIDs.find(record), case .accepted(let index, _) = taskOfID[Int(found)] {
+                    task = index
                 }
                 let start = candidateIDs.count
                 candidateIDs.append(contentsOf: id)
                 candidates.append(
                     Candidate(
                         account: account, id: idIndex, key: keys.intern(key).index,
-                        idBytes: start..<candidateIDs.count, record: recordBytes,
+                        idBytes: start..<candidateIDs.count,
                         intent: PushIntent(
                             id: -1, recipient: user, category: PushCategory.allCases[category],
                             status: Choices.intentStatusOfChoice[status], scheduledFor: scheduled.instant,
-                            relationship: relationship, remindsTask: remindsTask, task: nil)))
+                            relationship: relationship,
+                            remindsTask: context.map { $0.elementsEqual(sinceReminder) } ?? false, task: task)))
                 // A kept copy of the id: deliveries naming it are not ignored.
                 ids.kept[idIndex] = -2
                 ids.ignoredRecipient[idIndex] = -1
@@ -248,8 +221,6 @@ extension DropIngestor {
         }
         var indexOfPosition = [Int32](repeating: -1, count: candidates.count)
         push.intents.reserveCapacity(candidates.count)
-        // The tasks reminders name (after §1.3's id mapping): known once the task files are read.
-        let known = candidates.contains { $0.record != nil } ? try taskContext().tasks : nil
         for (position, candidate) in candidates.enumerated() {
             guard lastOfKey[Int(candidate.key)] == Int32(position), lastOfID[candidate.id] == Int32(position) else {
                 count(candidate.account, .duplicate)
@@ -259,11 +230,6 @@ extension DropIngestor {
             indexOfPosition[position] = Int32(push.intents.count)
             var intent = candidate.intent
             intent.id = push.intentIDs.append(candidateIDs[candidate.idBytes])
-            if let known, let record = candidate.record, let found = known.taskIDs.find(candidateRecords[record]),
-                case .accepted(let index, _) = known.taskOfID[Int(found)]
-            {
-                intent.task = index
-            }
             push.intents.append(intent)
         }
         for candidate in candidates {
@@ -272,25 +238,6 @@ extension DropIngestor {
             ids.kept[candidate.id] = indexOfPosition[kept]
         }
         return ids
-    }
-
-    /// The recipient's local date of an instant (SPEC §11.1's zone): from
-    /// the time-zone history when the recipient has one (known before the
-    /// task files), else from the task files' facts, waited for.
-    private static func localDate(
-        of instant: Instant, recipient: String, history: [String: [TimezoneRow]], installationZone: ZoneID?,
-        zones: ZoneCatalog, taskContext: () throws -> (tasks: PushTaskContext, zones: ZoneCatalog)
-    ) throws -> LocalDate {
-        if let rows = history[recipient], !rows.isEmpty {
-            let source = UserZones.PushZoneSource(history: rows, latest: nil, defaultZone: nil)
-            return zones.localDate(source.zone(at: instant, installationZone: nil), instant)
-        }
-        let context = try taskContext()
-        // The installation's zone id is the push side's: named again in the tasks' catalog.
-        var catalog = context.zones
-        let installation = installationZone.flatMap { zones.name(of: $0) }.flatMap { catalog.id(named: $0) }
-        let zone = context.tasks.userZones.pushSource(recipient).zone(at: instant, installationZone: installation)
-        return catalog.localDate(zone, instant)
     }
 
     /// Per push user, the zone of the installation seen last (SPEC §11.1's

@@ -51,46 +51,6 @@ public final class DropIngestor {
         try readTimezones()
         try readGoals()
         try readPreferences()
-        // Push rows are read on a thread of their own from here on, beside
-        // every other kind: they wait for the task files only where a row
-        // needs what those give (the task a reminder names, a recipient's
-        // latest task zone). Their accounts join last, and their errors
-        // come last, as in a reading in sequence.
-        let tasksRead = Promised<PushTaskContext?>()
-        let push = try SideBySide.run(fork()) { push in
-            try push.side.readNotificationPreferences()
-            try push.side.readPush(tasks: tasksRead)
-            debugRSS("ingest: push read")
-            return push
-        } here: {
-            do {
-                try readAllButPush(tasksRead: tasksRead)
-            } catch {
-                tasksRead.fulfil(nil)  // a second fulfil is harmless; a missing one would hang the push side
-                throw error
-            }
-        }
-        join(push)
-        drop.notificationPreferences = push.side.drop.notificationPreferences
-        drop.push = push.side.drop.push
-        // Zone ids of the push side's catalog are its own: made again in the drop's.
-        if var pushed = drop.push {
-            for index in pushed.installations.indices {
-                pushed.installations[index].zone = pushed.installations[index].zoneName.flatMap {
-                    drop.zones.id(named: $0)
-                }
-            }
-            drop.push = pushed
-        }
-        // A task's id is its key in the id table: the table's keys are the ids.
-        drop.taskIDs = taskIDs.keys
-        options.progress?.reading(bytesDone: layout.totalBytes, rows: drop.rowsRead, force: true)
-        return drop
-    }
-
-    /// Every kind but push, side by side where they do not depend on each
-    /// other; `tasksRead` gets what push rows need once the task files are read.
-    private func readAllButPush(tasksRead: Promised<PushTaskContext?>) throws {
         // Kinds that do not depend on each other are read side by side, each
         // side by an ingestor that starts from a copy of this one's state and
         // hands back what it added. The result is the same as reading in
@@ -119,10 +79,6 @@ public final class DropIngestor {
             try self.readInstances()
             try self.readWorkoutLogs()
             debugRSS("ingest: instances and logs read")
-            tasksRead.fulfil(
-                PushTaskContext(
-                    taskIDs: self.taskIDs, taskOfID: self.taskOfID, userZones: self.drop.userZones,
-                    zones: self.drop.zones))
         }
         if let sideError {
             try readStatusEvents()
@@ -143,23 +99,36 @@ public final class DropIngestor {
         clientInputs.userZones = drop.userZones
         clientInputs.journal = journal.side.drop.journal
         let clientInputsReady = options.clientInputsReady
+        // Push rows name relationships, tasks and users' zones (all known
+        // now) and nothing the other kinds read: they are read on a third
+        // thread beside the rest (their accounts still join last, as in a
+        // reading in sequence, and their errors come last too).
         // The journal's fork rides along untouched: it came back with health's.
-        let (values, journalDone, healthDone) = try SideBySide.run((fork(withTasks: true), journal, health)) {
-            [clientInputs] forks in
-            let (values, journal, health) = forks
-            try values.side.readValueEntries()
-            try values.side.readInfoCards()
-            debugRSS("ingest: values and cards read")
-            health.side.aggregateHealth()
-            debugRSS("ingest: health days")
-            if let clientInputsReady {
-                var clientInputs = clientInputs
-                clientInputs.healthDays = health.side.drop.healthDays
-                clientInputs.failedImports = health.side.drop.failedImports
-                clientInputsReady(clientInputs)
+        let ((values, journalDone, healthDone), push) = try SideBySide.run(
+            (fork(withTasks: true), journal, health),
+            side: { [clientInputs] forks in
+                let (values, journal, health) = forks
+                try values.side.readValueEntries()
+                try values.side.readInfoCards()
+                debugRSS("ingest: values and cards read")
+                health.side.aggregateHealth()
+                debugRSS("ingest: health days")
+                if let clientInputsReady {
+                    var clientInputs = clientInputs
+                    clientInputs.healthDays = health.side.drop.healthDays
+                    clientInputs.failedImports = health.side.drop.failedImports
+                    clientInputsReady(clientInputs)
+                }
+                return (values, journal, health)
+            },
+            fork(withTasks: true),
+            other: { push in
+                try push.side.readNotificationPreferences()
+                try push.side.readPush()
+                debugRSS("ingest: push read")
+                return push
             }
-            return (values, journal, health)
-        } here: {
+        ) {
             try self.readStatusEvents()
             debugRSS("ingest: events read")
         }
@@ -172,6 +141,22 @@ public final class DropIngestor {
         drop.healthDays = healthDone.side.drop.healthDays
         drop.failedImports = healthDone.side.drop.failedImports
         drop.healthFolderWarnings = healthDone.side.drop.healthFolderWarnings
+        join(push)
+        drop.notificationPreferences = push.side.drop.notificationPreferences
+        drop.push = push.side.drop.push
+        // Zone ids of the push side's catalog are its own: made again in the drop's.
+        if var pushed = drop.push {
+            for index in pushed.installations.indices {
+                pushed.installations[index].zone = pushed.installations[index].zoneName.flatMap {
+                    drop.zones.id(named: $0)
+                }
+            }
+            drop.push = pushed
+        }
+        // A task's id is its key in the id table: the table's keys are the ids.
+        drop.taskIDs = taskIDs.keys
+        options.progress?.reading(bytesDone: layout.totalBytes, rows: drop.rowsRead, force: true)
+        return drop
     }
 
     /// A second ingestor starting from this one's state, and where its own
@@ -180,6 +165,9 @@ public final class DropIngestor {
         var side: DropIngestor
         var accounts: Int
         var rejects: Int
+        /// Where the side's push accounts and rejects start (they join last).
+        var pushAccounts = 0
+        var pushRejects = 0
     }
 
     /// `withTasks`: the side also resolves task ids (read-only: tasks are

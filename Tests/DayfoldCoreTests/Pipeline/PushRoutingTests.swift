@@ -51,3 +51,23 @@ import Testing
         #expect(partition["c1"] != partition["c3"] && partition["c2"] != partition["c3"])
     }
 }
+
+/// Push files are read on a thread of their own beside the other kinds: a
+/// drop whose task files cannot be read must fail as before (exit 1, the
+/// file named), whatever the push side is doing, and never hang.
+@Suite struct PushSideTests {
+    @Test func anUnreadableTaskFileFailsTheRunWithoutHangingThePushSide() throws {
+        var files = PushRoutingTests.files
+        // Not zstd at all: reading the instances fails before the tasks are known.
+        files["tasks/instances/b.csv.zst"] = "this is no zstd frame"
+        let drop = try HandMadeDrop(files)
+        defer { drop.remove() }
+        let result = try BoundedProcess.run(
+            ["run", "--input", drop.drop.path, "--output", drop.output.path, "--as-of", "2026-03-02T00:00:00Z"],
+            limit: 30)
+        #expect(!result.timedOut, "the run hung")
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("tasks/instances/b.csv.zst"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: drop.output.path), "nothing is published")
+    }
+}

@@ -115,17 +115,31 @@ public enum PushSummaries {
     static func health(_ push: PushExports, _ facts: [PushDeliveryFact]) -> [PushHealthRow] {
         var rows: [PushHealthRow] = []
         var rowOf: [PushHealthRow.Key: Int] = [:]
-        // The group without its day is fixed per (installation, provider,
-        // category): the key is one integer per delivery, the String-bearing
-        // `Key` built once per group.
+        // An installation's part of the group (platform, surface, version)
+        // as a small number, so a delivery's group is one integer: the
+        // String-bearing `Key` is built once per group, not per delivery.
+        var profileOf: [Int] = []
+        var profiles: [PushHealthRow.Key: Int] = [:]
+        for installation in push.installations {
+            let profile = PushHealthRow.Key(
+                day: 0, provider: .expo, platform: installation.platform, surface: installation.appSurface,
+                version: installation.appVersion, category: .message)
+            if let known = profiles[profile] {
+                profileOf.append(known)
+            } else {
+                profiles[profile] = profiles.count
+                profileOf.append(profiles.count - 1)
+            }
+        }
+        let categoryIndex = Dictionary(uniqueKeysWithValues: PushCategory.allCases.enumerated().map { ($1, $0) })
+        let providerIndex = Dictionary(uniqueKeysWithValues: PushProvider.allCases.enumerated().map { ($1, $0) })
         var groupOf: [Int64: Int] = [:]
         for (index, delivery) in push.deliveries.enumerated() {
             let fact = facts[index]
             let category = push.intents[delivery.intent].category
             let compact =
-                Int64(fact.day.days) << 32 | Int64(delivery.installation) << 8
-                | Int64(PushCategory.allCases.firstIndex(of: category) ?? 0) << 2
-                | Int64(PushProvider.allCases.firstIndex(of: delivery.provider) ?? 0)
+                Int64(fact.day.days) << 32 | Int64(profileOf[delivery.installation]) << 8
+                | Int64(categoryIndex[category] ?? 0) << 2 | Int64(providerIndex[delivery.provider] ?? 0)
             let position: Int
             if let known = groupOf[compact] {
                 position = known

@@ -172,7 +172,8 @@ struct PushDayWriter {
         let intent = SyntheticID(.pushIntent, seed: context.seed, client.index, day, slot)
         try send(
             intent: intent, recipient: client.user, client: client, context: "DAILY_EXECUTION", record: taskID,
-            category: category, scheduled: scheduled, installation: Self.installationID(client, device: 0, context: context),
+            category: category, scheduled: scheduled,
+            installation: Self.installationID(client, device: 0, context: context),
             revokedFrom: Self.revokeDay(client, context: self.context), day: day, rng: &rng)
     }
 

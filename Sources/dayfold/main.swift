@@ -69,7 +69,8 @@ func runCommand(_ argv: [String]) throws -> Int32 {
     runner.followLinks = args.flags.contains("--follow-links")
     let layout = try? DropLayout(root: input, options: DropLayout.Options(followLinks: runner.followLinks))
     if config.maxMemory != nil, let layout, let reason = PartitionRouter.whyNotPartitioned(layout) {
-        writeError("dayfold: warning: \(reason); max_memory is not applied to this run (the whole drop is read at once)")
+        writeError(
+            "dayfold: warning: \(reason); max_memory is not applied to this run (the whole drop is read at once)")
     }
     if let layout, let line = DropLayout.unrecognizedSummary(layout.unrecognizedFiles) { writeError(line) }
     // The heap settings are this process's, chosen for the run it is about to make.
@@ -159,7 +160,8 @@ func inspectCommand(_ argv: [String]) throws -> Int32 {
 }
 
 func generateCommand(_ argv: [String]) throws -> Int32 {
-    let args = try Arguments(argv, valued: ["--clients", "--days", "--seed", "--out", "--end-date"], bare: ["--zstd", "--no-push"])
+    let args = try Arguments(
+        argv, valued: ["--clients", "--days", "--seed", "--out", "--end-date"], bare: ["--zstd", "--no-push"])
     if args.flags.contains("--help") {
         print(Usage.generate)
         return 0

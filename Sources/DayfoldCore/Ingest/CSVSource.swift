@@ -139,9 +139,13 @@ struct CSVSource {
                     rejects.append(
                         RejectedRecord(
                             file: relativePath, line: record.line, kind: kind, reason: reason,
-                            raw: !keepRaw ? "" : blankedInRaw.isEmpty ? record.raw
-                                : record.fieldCount != fieldCount ? ""
-                                : record.raw(blanking: blanked, from: fromSpill ? 1 : 0)))
+                            raw: !keepRaw
+                                ? ""
+                                : blankedInRaw.isEmpty
+                                    ? record.raw
+                                    : record.fieldCount != fieldCount
+                                        ? ""
+                                        : record.raw(blanking: blanked, from: fromSpill ? 1 : 0)))
                 }
                 if let missingRequired {
                     reject("missing_column:\(missingRequired)")

@@ -30,7 +30,9 @@ extension DropIngestor {
                     }
                 }
             } catch let error as HealthXMLError {
-                failure = (error.line, "import_failed:malformed_xml", "malformed_xml: line \(error.line): \(error.detail)")
+                failure = (
+                    error.line, "import_failed:malformed_xml", "malformed_xml: line \(error.line): \(error.detail)"
+                )
             } catch let error as ByteStreamError {
                 failure = (0, "import_failed:\(error.kind.rawValue)", "\(error.kind.rawValue): \(error.detail)")
             }

@@ -76,7 +76,8 @@ extension DropIngestor {
                         PushInstallation(
                             id: id, user: push.users.intern(user).index,
                             appSurface: PushAppSurface.allCases[surface], platform: PushPlatform.allCases[platform],
-                            provider: PushProvider.allCases[provider], appVersion: version, zone: zone, zoneName: zoneName,
+                            provider: PushProvider.allCases[provider], appVersion: version, zone: zone,
+                            zoneName: zoneName,
                             lastSeenAt: lastSeen?.instant,
                             // Revoked after T: not yet revoked at T.
                             revokedAt: revoked.flatMap { isAfterAsOf($0.instant) ? nil : $0.instant })
@@ -184,7 +185,8 @@ extension DropIngestor {
                     let source = recipientZones[user] ?? drop.userZones.pushSource(push.user(user))
                     recipientZones[user] = source
                     // A recipient first named here has no installation (and no zone from one).
-                    let installationZone = Int(user) < zoneOfInstallationUser.count ? zoneOfInstallationUser[Int(user)] : nil
+                    let installationZone =
+                        Int(user) < zoneOfInstallationUser.count ? zoneOfInstallationUser[Int(user)] : nil
                     let zone = source.zone(at: scheduled.instant, installationZone: installationZone)
                     ignored = drop.zones.localDate(zone, scheduled.instant) > endedOn
                 }
@@ -316,7 +318,8 @@ extension DropIngestor {
                 let attempts = row.integer(Column.attemptCount)
                 _ = row.instant(Column.nextRetryAt)
                 // Codes are on failed rows only: their text is read then.
-                let errorClass = row.has(Column.lastErrorCode) ? row.text(Column.lastErrorCode).flatMap(PushErrorClass.known) : nil
+                let errorClass =
+                    row.has(Column.lastErrorCode) ? row.text(Column.lastErrorCode).flatMap(PushErrorClass.known) : nil
                 let sent = row.instant(Column.sentAt)
                 _ = row.instant(Column.deliveredAt)
                 let failed = row.instant(Column.failedAt)

@@ -127,11 +127,11 @@ public final class DropIngestor {
                 try push.side.readPush()
                 debugRSS("ingest: push read")
                 return push
-            }
-        ) {
-            try self.readStatusEvents()
-            debugRSS("ingest: events read")
-        }
+            },
+            here: {
+                try self.readStatusEvents()
+                debugRSS("ingest: events read")
+            })
         join(values)
         drop.valueEntries = values.side.drop.valueEntries
         drop.infoCards = values.side.drop.infoCards

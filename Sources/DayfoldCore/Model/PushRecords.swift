@@ -27,21 +27,32 @@ public struct PushExports: Sendable {
 }
 
 public enum PushProvider: String, Sendable, CaseIterable {
-    case expo = "EXPO", apns = "APNS", fcm = "FCM"
+    case expo = "EXPO"
+    case apns = "APNS"
+    case fcm = "FCM"
 }
 
 public enum PushPlatform: String, Sendable, CaseIterable {
-    case ios = "IOS", android = "ANDROID"
+    case ios = "IOS"
+    case android = "ANDROID"
 }
 
 public enum PushAppSurface: String, Sendable, CaseIterable {
-    case coachMobile = "COACH_MOBILE", clientMobile = "CLIENT_MOBILE"
+    case coachMobile = "COACH_MOBILE"
+    case clientMobile = "CLIENT_MOBILE"
 }
 
 public enum PushCategory: String, Sendable, CaseIterable {
-    case message = "MESSAGE", voiceNote = "VOICE_NOTE", attachment = "ATTACHMENT", formDue = "FORM_DUE"
-    case workoutDue = "WORKOUT_DUE", mealDue = "MEAL_DUE", checkInDue = "CHECK_IN_DUE", riskFlag = "RISK_FLAG"
-    case coachTask = "COACH_TASK", system = "SYSTEM"
+    case message = "MESSAGE"
+    case voiceNote = "VOICE_NOTE"
+    case attachment = "ATTACHMENT"
+    case formDue = "FORM_DUE"
+    case workoutDue = "WORKOUT_DUE"
+    case mealDue = "MEAL_DUE"
+    case checkInDue = "CHECK_IN_DUE"
+    case riskFlag = "RISK_FLAG"
+    case coachTask = "COACH_TASK"
+    case system = "SYSTEM"
 }
 
 public struct PushInstallation: Sendable {
@@ -79,7 +90,11 @@ public struct PushIntent: Sendable {
 
 /// `CANCELED` (one L) is read as `cancelled`.
 public enum PushIntentStatus: String, Sendable {
-    case scheduled = "SCHEDULED", ready = "READY", sent = "SENT", cancelled = "CANCELLED", expired = "EXPIRED"
+    case scheduled = "SCHEDULED"
+    case ready = "READY"
+    case sent = "SENT"
+    case cancelled = "CANCELLED"
+    case expired = "EXPIRED"
     case suppressed = "SUPPRESSED"
 }
 
@@ -98,8 +113,13 @@ public struct PushDelivery: Sendable {
 }
 
 public enum PushDeliveryStatus: String, Sendable, CaseIterable {
-    case pending = "PENDING", sent = "SENT", delivered = "DELIVERED", failed = "FAILED"
-    case transientFailed = "TRANSIENT_FAILED", throttled = "THROTTLED", invalidToken = "INVALID_TOKEN"
+    case pending = "PENDING"
+    case sent = "SENT"
+    case delivered = "DELIVERED"
+    case failed = "FAILED"
+    case transientFailed = "TRANSIENT_FAILED"
+    case throttled = "THROTTLED"
+    case invalidToken = "INVALID_TOKEN"
 }
 
 public struct PushReceipt: Sendable {

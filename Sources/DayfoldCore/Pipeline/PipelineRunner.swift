@@ -310,8 +310,11 @@ public struct PipelineRunner {
                     let built = table()
                     let report = "reports/\(name).csv"
                     let (rows, digest) = try TableWriters.writeCSV(built, to: publisher.path(report))
-                    return [(report, rows, digest), try PipelineRunner.writeSnapshot(
-                        name, built, in: staging, debug: debugTables)]
+                    return [
+                        (report, rows, digest),
+                        try PipelineRunner.writeSnapshot(
+                            name, built, in: staging, debug: debugTables),
+                    ]
                 }
             }
             jobs.append {

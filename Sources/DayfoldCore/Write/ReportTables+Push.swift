@@ -27,12 +27,14 @@ extension ReportTables {
                 OutputColumn("intent_id", .bytes { intentIDs[intents[$0].id] }),
                 OutputColumn("recipient_user_id", .bytes { users.key(intents[$0].recipient) }),
                 OutputColumn(
-                    "relationship_id", nullable: true, .bytes { intents[$0].relationship.map { relationshipIDs[$0][...] } }),
+                    "relationship_id", nullable: true,
+                    .bytes { intents[$0].relationship.map { relationshipIDs[$0][...] } }),
                 OutputColumn("installation_id", .bytes { installationIDs[deliveries[$0].installation][...] }),
                 OutputColumn("provider", .string { deliveries[$0].provider.rawValue }),
                 OutputColumn("platform", .string { installations[deliveries[$0].installation].platform.rawValue }),
                 OutputColumn("app_surface", .string { installations[deliveries[$0].installation].appSurface.rawValue }),
-                OutputColumn("app_version", nullable: true, .string { installations[deliveries[$0].installation].appVersion }),
+                OutputColumn(
+                    "app_version", nullable: true, .string { installations[deliveries[$0].installation].appVersion }),
                 OutputColumn("category", .string { intents[$0].category.rawValue }),
                 OutputColumn("day", .date { rows[$0].day }),
                 OutputColumn("sent_at", nullable: true, .timestamp { deliveries[$0].sentAt }),

@@ -43,7 +43,9 @@ import Testing
             "run", root.appendingPathComponent("pipeline.json").path, "--input",
             root.appendingPathComponent("drop").path, "--output", output.path, "--as-of", asOf, "--debug-tables",
         ])
-        guard result.status == 0 else { throw DayfoldError(.input, "dayfold run failed (\(result.status)): \(result.stderr)") }
+        guard result.status == 0 else {
+            throw DayfoldError(.input, "dayfold run failed (\(result.status)): \(result.stderr)")
+        }
         return output
     }
 

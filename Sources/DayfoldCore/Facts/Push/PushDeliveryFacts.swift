@@ -25,8 +25,7 @@ public struct PushDeliveryFact: Sendable {
 /// Computes every delivery's outcome and flags from the push exports and
 /// the task outcomes (for `after_task_done`).
 public enum PushDeliveryFactsCalculator {
-    public static func facts(_ drop: IngestedDrop, _ push: PushExports, outcomes: [TaskOutcome]) -> [PushDeliveryFact]
-    {
+    public static func facts(_ drop: IngestedDrop, _ push: PushExports, outcomes: [TaskOutcome]) -> [PushDeliveryFact] {
         // The deciding receipt per delivery: the latest by (received_at, id).
         var deciding = [Int?](repeating: nil, count: push.deliveries.count)
         for (index, receipt) in push.receipts.enumerated() {
@@ -79,7 +78,9 @@ public enum PushDeliveryFactsCalculator {
         }
         // Sends after another delivery on the installation was known to have an invalid token.
         var knownByInstallation: [Int: [(at: Instant, delivery: Int)]] = [:]
-        for entry in invalidKnown { knownByInstallation[entry.installation, default: []].append((entry.at, entry.delivery)) }
+        for entry in invalidKnown {
+            knownByInstallation[entry.installation, default: []].append((entry.at, entry.delivery))
+        }
         for (index, delivery) in push.deliveries.enumerated() {
             guard let sent = delivery.sentAt, !facts[index].toInvalidToken,
                 let known = knownByInstallation[delivery.installation]

@@ -35,6 +35,7 @@ enum Usage {
 
         USAGE
           dayfold run [PIPELINE.json] [--input DROP] [--output DIR] [--as-of INSTANT] [--strict]
+          dayfold run [PIPELINE.json] ... --as-of-series FROM..TO
 
         ARGUMENTS
           PIPELINE.json        A pipeline file (see Pipelines/README.md). Optional: flags
@@ -51,6 +52,13 @@ enum Usage {
           --as-of INSTANT      The run's as-of instant, e.g. 2026-03-31T18:00:00Z
                                (default: now). Rows after it are ignored; use a fixed
                                value for reproducible, byte-identical outputs.
+          --as-of-series FROM..TO
+                               Backfill history: besides the outputs as of TO, write
+                               DIR/history/<table>/as_of_date=YYYY-MM-DD/part-0.parquet
+                               for relationship_days, progress_ranges, risk_signals and
+                               streaks at every step from FROM to TO, 24 h apart (each
+                               what a run with that --as-of writes as its snapshot).
+                               Instead of --as-of; not yet with --max-memory.
           --max-memory SIZE    Memory budget, e.g. 512M (pipeline key max_memory): a
                                larger drop is split by client user and merged back
                                (same outputs, more time).
@@ -69,6 +77,9 @@ enum Usage {
           reports/risk_signals.csv, reports/progress_ranges.csv,
           snapshots/{relationship_days,client_days,adherence_events,streaks,
                      risk_signals,progress_ranges}.parquet  (ZSTD)
+          with push/: reports/push_delivery_health.csv, reports/push_intent_summary.csv,
+          reports/reminder_effectiveness.csv and their snapshots, snapshots/push_deliveries.parquet
+          with --as-of-series: history/<table>/as_of_date=YYYY-MM-DD/part-0.parquet
           rejects/rejects.csv, manifest.json
 
         EXAMPLE

@@ -32,7 +32,7 @@ func progressWanted(_ mode: String?) throws -> Bool {
 
 func runCommand(_ argv: [String]) throws -> Int32 {
     let args = try Arguments(
-        argv, valued: ["--input", "--output", "--as-of", "--max-memory", "--progress"],
+        argv, valued: ["--input", "--output", "--as-of", "--as-of-series", "--max-memory", "--progress"],
         bare: ["--debug-tables", "--strict", "--follow-links"])
     if args.flags.contains("--help") {
         print(Usage.run)
@@ -61,8 +61,16 @@ func runCommand(_ argv: [String]) throws -> Int32 {
         throw DayfoldError(.usage, "no input drop", fix: "give --input DROP or an \"input\" key in the pipeline file")
     }
     let output = args.options["--output"] ?? config.output ?? "Outputs/\(config.name)"
-    let asOf = try asOfInstant(args.options["--as-of"])
+    // A series ends at the run's own as-of: giving both would say it twice.
+    let series = try args.options["--as-of-series"].map(AsOfSeries.parse)
+    if series != nil && args.options["--as-of"] != nil {
+        throw DayfoldError(
+            .usage, "--as-of and --as-of-series both given",
+            fix: "give only --as-of-series FROM..TO: the run's outputs are as of TO")
+    }
+    let asOf = try series?.steps.last ?? asOfInstant(args.options["--as-of"])
     var runner = PipelineRunner(config: config, input: input, output: output, asOf: asOf)
+    runner.asOfSeries = series
     runner.debugTables = args.flags.contains("--debug-tables")
     runner.showProgress = try progressWanted(args.options["--progress"])
     runner.keepMemoryUntilExit = true

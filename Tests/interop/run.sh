@@ -18,3 +18,16 @@ check push_delivery_health "$out/sample/reports/push_delivery_health.csv" day,pr
 check push_intent_summary "$out/sample/reports/push_intent_summary.csv" day,category
 check reminder_effectiveness "$out/sample/reports/reminder_effectiveness.csv" relationship_id
 echo "interop: 10 snapshots read by duckdb and pyarrow match the CSV tables"
+# An as-of series' history/ is one hive-partitioned dataset per table (SPEC §12).
+.build/debug/dayfold run Pipelines/sample.json --output "$out/series" --as-of-series 2026-03-29T18:00:00Z..2026-03-31T18:00:00Z >/dev/null
+python3 - "$out/series" <<'PY'
+import sys, duckdb
+root = sys.argv[1]
+for table in ("relationship_days", "progress_ranges", "risk_signals", "streaks"):
+    days = duckdb.sql(
+        f"SELECT DISTINCT CAST(as_of_date AS VARCHAR) FROM read_parquet('{root}/history/{table}/*/*.parquet', hive_partitioning = true) ORDER BY 1"
+    ).fetchall()
+    want = [("2026-03-29",), ("2026-03-30",), ("2026-03-31",)]
+    assert days == want, f"{table}: as_of_date partitions {days}, expected {want}"
+print("interop: history/ of a 3-step as-of series is read by duckdb as hive partitions (4 tables)")
+PY

@@ -19,6 +19,9 @@ public struct PipelineRunner {
     public var keepMemoryUntilExit = false
     /// Follow symbolic links whatever their target (`--follow-links`, SPEC §10).
     public var followLinks = false
+    /// `--as-of-series`: also publish `history/` for each step (SPEC §12);
+    /// its last step is `asOf`.
+    public var asOfSeries: AsOfSeries?
 
     public init(config: PipelineConfig, input: String, output: String, asOf: ParsedInstant) {
         self.config = config
@@ -133,6 +136,16 @@ public struct PipelineRunner {
         let target = try OutputTarget(output: output, drop: input)
         let layout = try DropLayout(root: input, options: DropLayout.Options(followLinks: followLinks))
         var outcome: Outcome
+        if let series = asOfSeries {
+            guard series.steps.last?.instant == asOf.instant else {
+                preconditionFailure("an as-of series ends at the run's as-of")
+            }
+            if case .partitioned = memoryProfile(layout) {
+                throw DayfoldError(
+                    .usage, "--as-of-series cannot run under max_memory yet (issue 21)",
+                    fix: "run the series without --max-memory (or a max_memory larger than the drop)")
+            }
+        }
         if case .partitioned(let partitions) = memoryProfile(layout) {
             outcome = try runWithPartitions(layout, partitions: partitions, target: target)
         } else {
@@ -191,11 +204,25 @@ public struct PipelineRunner {
         let inputFiles = layout.allFiles
         let inputDigests = BackgroundValue(idle: true) { FileDigests.hex(of: inputFiles.map(\.absolutePath)) }
         let early = EarlyClientSide()
-        var drop = try PipelineRunner.ingest(
-            input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false,
-            hashWhileReading: false,
-            clientInputsReady: { early.set(FactsStage.clientSide($0, config: config, asOf: asOf)) },
-            layoutOptions: DropLayout.Options(followLinks: followLinks))
+        // The staging folder exists from the start: an as-of series writes
+        // its earlier steps there before the run's own as-of is read.
+        let publisher = try OutputPublisher(target: target)
+        var drop: IngestedDrop
+        var historyOutputs: [(String, Int, String)] = []
+        do {
+            if let series = asOfSeries {
+                historyOutputs = try writeHistory(steps: Array(series.steps.dropLast()), publisher: publisher)
+                lap("history")
+            }
+            drop = try PipelineRunner.ingest(
+                input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false,
+                hashWhileReading: false,
+                clientInputsReady: { early.set(FactsStage.clientSide($0, config: config, asOf: asOf)) },
+                layoutOptions: DropLayout.Options(followLinks: followLinks))
+        } catch {
+            publisher.abandon()
+            throw error
+        }
         lap("ingest")
         // From here on the facts and the writing, with the event snapshot
         // beside them, keep both cores busy: left in the idle class, what is
@@ -203,7 +230,6 @@ public struct PipelineRunner {
         inputDigests.prioritize()
         let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
         defer { stages.finish() }
-        let publisher = try OutputPublisher(target: target)
         let debugTables = debugTables
         do {
             for folder in ["reports", "rejects", "snapshots"] + (debugTables ? ["debug"] : []) {
@@ -332,7 +358,22 @@ public struct PipelineRunner {
                 preconditionFailure("the facts were computed without their outcomes")
             }
             let eventsOutput = try events.get()
-            let outputs = (try written.get().flatMap { $0 } + [eventsOutput]).sorted { bytesLess($0.0, $1.0) }
+            var outputs = try written.get().flatMap { $0 } + [eventsOutput] + historyOutputs
+            // The series' last step is this run: its history parts are its snapshots, copied.
+            if let last = asOfSeries?.steps.last {
+                for table in AsOfSeries.tables {
+                    guard let snapshot = outputs.first(where: { $0.0 == "snapshots/\(table).parquet" }) else {
+                        continue
+                    }
+                    let path = AsOfSeries.path(table: table, step: last)
+                    try FileManager.default.createDirectory(
+                        atPath: (publisher.path(path) as NSString).deletingLastPathComponent,
+                        withIntermediateDirectories: true)
+                    try FileManager.default.copyItem(atPath: publisher.path(snapshot.0), toPath: publisher.path(path))
+                    outputs.append((path, snapshot.1, snapshot.2))
+                }
+            }
+            outputs.sort { bytesLess($0.0, $1.0) }
             lap("write")
             let (hashedInputs, changed) = PipelineRunner.digested(
                 drop.accounts, files: inputFiles, digests: inputDigests.value())
@@ -353,6 +394,38 @@ public struct PipelineRunner {
         outcome.warnings = warnings + publishWarnings
         outcome.failedImports = drop.failedImports.sorted(by: bytesLess)
         return outcome
+    }
+
+    /// The series' steps before the run's own as-of, one after the other
+    /// (each a whole ingest and facts, let go of before the next): each
+    /// step's history tables, written as that step's plain run writes its
+    /// snapshots. Returns their paths, rows and SHA-256.
+    private func writeHistory(steps: [ParsedInstant], publisher: OutputPublisher) throws -> [(String, Int, String)] {
+        var outputs: [(String, Int, String)] = []
+        for step in steps {
+            let drop = try PipelineRunner.ingest(
+                input: input, config: config, asOf: step, hashInputs: false, hashWhileReading: false,
+                reportHeaders: false, layoutOptions: DropLayout.Options(followLinks: followLinks))
+            let result = FactsStage.compute(drop, config: config, asOf: step)
+            let tables: [(String, OutputTable)] = [
+                ("relationship_days", ReportTables.relationshipDays(result)),
+                ("progress_ranges", ReportTables.progressRanges(result)),
+                ("risk_signals", ReportTables.riskSignals(result)), ("streaks", ReportTables.streaks(result)),
+            ]
+            for (name, table) in tables {
+                let path = AsOfSeries.path(table: name, step: step)
+                do {
+                    try FileManager.default.createDirectory(
+                        atPath: (publisher.path(path) as NSString).deletingLastPathComponent,
+                        withIntermediateDirectories: true)
+                    let (rows, digest) = try TableWriters.writeParquet(table, to: publisher.path(path))
+                    outputs.append((path, rows, digest))
+                } catch {
+                    throw DayfoldError(.output, "writing \(path) failed: \(error)")
+                }
+            }
+        }
+        return outputs
     }
 
     /// Writes snapshot `name` (and its debug CSV) into the staging directory

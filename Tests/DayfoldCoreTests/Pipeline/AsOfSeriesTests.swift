@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@testable import DayfoldCore
+
+/// `--as-of-series FROM..TO` (SPEC §12): each step's history tables are,
+/// byte for byte, what a plain run as of that instant writes as its
+/// snapshots, and the run's own outputs are a plain run's as of TO.
+@Suite struct AsOfSeriesTests {
+    static let pipeline = TestPaths.repositoryRoot.appendingPathComponent("Pipelines/sample.json").path
+    static let input = TestPaths.repositoryRoot.appendingPathComponent("SampleData/demo").path
+
+    @Test func stepsAre24HoursApartWithBothEndsIncluded() throws {
+        let series = try AsOfSeries.parse("2026-03-28T18:00:00Z..2026-03-30T18:00:00+00:00")
+        #expect(
+            series.steps.map(\.instant.description) == [
+                "2026-03-28T18:00:00Z", "2026-03-29T18:00:00Z", "2026-03-30T18:00:00Z",
+            ])
+        // The folder is the UTC date of the step.
+        #expect(
+            AsOfSeries.path(table: "streaks", step: series.steps[0])
+                == "history/streaks/as_of_date=2026-03-28/part-0.parquet")
+        // One step when both ends are the same instant.
+        #expect(try AsOfSeries.parse("2026-03-28T18:00:00Z..2026-03-28T18:00:00Z").steps.count == 1)
+    }
+
+    @Test(arguments: [
+        "2026-03-28T18:00:00Z", "2026-03-28T18:00:00Z..", "yesterday..today",
+        "2026-03-30T18:00:00Z..2026-03-28T18:00:00Z",  // TO before FROM
+        "2026-03-28T18:00:00Z..2026-03-29T06:00:00Z",  // not a whole number of days
+        "2016-03-01T18:00:00Z..2026-03-31T18:00:00Z",  // 3,683 steps: more than the 3,660 allowed
+        "2000-01-01T00:00:00Z..2026-03-28T00:00:00Z",  // far more than ten years
+    ])
+    func aSeriesThatIsNotOneIsRefused(text: String) throws {
+        #expect(throws: DayfoldError.self) { try AsOfSeries.parse(text) }
+    }
+
+    /// Ten years of nights (2016-03-28 … 2026-03-28: 3,652 days, two of them
+    /// leap days) are 3,653 steps, within the 3,660 allowed.
+    @Test func tenYearsOfNightsAreAllowed() throws {
+        #expect(try AsOfSeries.parse("2016-03-28T18:00:00Z..2026-03-28T18:00:00Z").steps.count == 3_653)
+    }
+
+    /// Three nights across Berlin's change to summer time (2026-03-29).
+    @Test func everyStepEqualsAPlainRunAsOfItsInstant() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let series = root.appendingPathComponent("series")
+        let run = try DayfoldProcess.run([
+            "run", Self.pipeline, "--input", Self.input, "--output", series.path, "--as-of-series",
+            "2026-03-28T18:00:00Z..2026-03-30T18:00:00Z",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let manifest = try String(contentsOf: series.appendingPathComponent("manifest.json"), encoding: .utf8)
+        for day in ["28", "29", "30"] {
+            let plain = root.appendingPathComponent("plain-\(day)")
+            let result = try DayfoldProcess.run([
+                "run", Self.pipeline, "--input", Self.input, "--output", plain.path, "--as-of",
+                "2026-03-\(day)T18:00:00Z",
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            for table in AsOfSeries.tables {
+                let part = "history/\(table)/as_of_date=2026-03-\(day)/part-0.parquet"
+                let got = try Data(contentsOf: series.appendingPathComponent(part))
+                let want = try Data(contentsOf: plain.appendingPathComponent("snapshots/\(table).parquet"))
+                #expect(got == want, "\(part) differs from a plain run's snapshot")
+                #expect(manifest.contains("\"\(part)\""), "\(part) is not in the manifest")
+            }
+        }
+        // The run's own outputs are the plain run's as of TO.
+        let last = root.appendingPathComponent("plain-30")
+        for file in ["reports/streaks.csv", "reports/coach_daily_summary.csv", "snapshots/adherence_events.parquet"] {
+            #expect(
+                try Data(contentsOf: series.appendingPathComponent(file))
+                    == Data(contentsOf: last.appendingPathComponent(file)), "\(file)")
+        }
+    }
+
+    @Test func aSeriesWithAnAsOfOrUnderABudgetIsAUsageError() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let both = try DayfoldProcess.run([
+            "run", Self.pipeline, "--input", Self.input, "--output", root.appendingPathComponent("a").path,
+            "--as-of", "2026-03-30T18:00:00Z", "--as-of-series", "2026-03-28T18:00:00Z..2026-03-30T18:00:00Z",
+        ])
+        #expect(both.status == 2 && both.stderr.contains("--as-of and --as-of-series"), "\(both.stderr)")
+        let budget = try DayfoldProcess.run([
+            "run", Self.pipeline, "--input", Self.input, "--output", root.appendingPathComponent("b").path,
+            "--as-of-series", "2026-03-28T18:00:00Z..2026-03-30T18:00:00Z", "--max-memory", "100K",
+        ])
+        #expect(budget.status == 2 && budget.stderr.contains("max_memory"), "\(budget.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("b").path), "nothing published")
+    }
+}

@@ -241,7 +241,9 @@ struct PushDayWriter {
         intents.row.put(client.relationship)
         intents.row.put(SyntheticVocabulary.bytes(sourceContext))
         intents.row.put(record)
-        intents.row.put(SyntheticVocabulary.bytes(category))
+        // About one intent in a thousand has a category the platform does
+        // not send (rejected, and its delivery with it: unknown_intent).
+        intents.row.put(SyntheticVocabulary.bytes(rng.chance(0.001) ? "PROMO" : category))
         intents.row.put(SyntheticVocabulary.bytes("NORMAL"))
         intents.row.put(Self.secret)
         intents.row.put(Self.payload)
@@ -261,7 +263,8 @@ struct PushDayWriter {
         deliveries.row.putInteger(attempts)
         if let code { deliveries.row.put(code) } else { deliveries.row.putEmpty() }
         deliveries.row.put(code == nil ? [] : Self.payload)
-        deliveries.row.put(isSent ? sent : nil, .isoOffset)
+        // About one delivery in a thousand has a sent_at without an offset (rejected).
+        deliveries.row.put(isSent ? sent : nil, rng.chance(0.001) ? .missingOffset : .isoOffset)
         if isSent && code != nil { deliveries.row.instant(sent.adding(seconds: 2), .isoUTC) }
         try deliveries.endRow()
         // A receipt for most sent deliveries; a few contradict the status.

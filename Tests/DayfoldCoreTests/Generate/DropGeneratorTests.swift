@@ -205,3 +205,64 @@ import Testing
         #expect(throws: DayfoldError.self) { try DropGenerator.generate(options(root, clients: 1, days: 2)) }
     }
 }
+
+/// The generated push exports (SPEC §11) have the shapes the Push seed
+/// describes, and `--no-push` leaves them out.
+@Suite struct GeneratedPushTests {
+    @Test func pushFilesHaveTheSeedsShapesAndTheNeverReadColumns() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let drop = root.appendingPathComponent("drop")
+        _ = try DropGenerator.generate(DropGeneratorOptions(clients: 40, days: 60, seed: 5, output: drop.path))
+        for folder in ["installations", "intents", "deliveries", "receipts"] {
+            let files = try FileManager.default.contentsOfDirectory(
+                atPath: drop.appendingPathComponent("push/\(folder)").path)
+            #expect(!files.isEmpty, "no push/\(folder) file")
+        }
+        // The columns dayfold must never read are filled, so every run proves they reach no output.
+        let headers = try [
+            "installations/installations.csv", "intents/intents-000.csv", "deliveries/deliveries-000.csv",
+            "receipts/receipts-000.csv",
+        ].map {
+            String(decoding: try Data(contentsOf: drop.appendingPathComponent("push/\($0)")), as: UTF8.self)
+                .split(separator: "\n").first.map(String.init) ?? ""
+        }.joined(separator: ",")
+        for column in [
+            "device_id", "provider_token_hash", "title_key", "interpolation", "last_error_detail", "raw_payload",
+        ] {
+            #expect(headers.split(separator: ",").contains(Substring(column)), "no \(column) column")
+        }
+        let out = root.appendingPathComponent("out")
+        let run = try DayfoldProcess.run([
+            "run", "--input", drop.path, "--output", out.path, "--as-of", "2026-04-01T06:00:00Z",
+        ])
+        #expect(run.status == 0 || run.status == 3, "\(run.stderr)")
+        let health = try ReportComparison.readCSV(out.appendingPathComponent("reports/push_delivery_health.csv"))
+        func total(_ column: String) throws -> Int {
+            let index = try #require(health.header.firstIndex(of: column))
+            return health.rows.reduce(0) { $0 + (Int($1[index] ?? "") ?? 0) }
+        }
+        // Every flag and most outcomes occur: the benchmark drop exercises the rules.
+        for column in [
+            "delivered", "sent_unconfirmed", "pending", "failed_token_invalid", "failed_transient",
+            "failed_rate_limited",
+            "sent_in_quiet_hours", "sent_after_task_done", "sent_to_invalid_token",
+        ] {
+            #expect(try total(column) > 0, "no \(column) in a generated drop")
+        }
+        let reminders = try ReportComparison.readCSV(out.appendingPathComponent("reports/reminder_effectiveness.csv"))
+        #expect(reminders.rows.count > 30, "reminder_effectiveness has \(reminders.rows.count) rows")
+    }
+
+    @Test func noPushLeavesThePushExportsOut() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let drop = root.appendingPathComponent("drop")
+        _ = try DropGenerator.generate(
+            DropGeneratorOptions(clients: 5, days: 10, seed: 5, output: drop.path, push: false))
+        #expect(!FileManager.default.fileExists(atPath: drop.appendingPathComponent("push").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: drop.appendingPathComponent("subjects/notification_preferences.csv").path))
+    }
+}

@@ -3,9 +3,11 @@
 /// the ids resolved once: a delivery names its kept intent (after the
 /// idempotency-key merge) and installation, a receipt its kept delivery.
 ///
-/// Ids are interned as bytes (`ByteKeyTable`): per id a dense index, and
-/// per index what the later kinds need (the kept row, or that only ignored
-/// rows had it), so a row costs no String and no Dictionary of Strings.
+/// Ids are fingerprinted (64 bits, as the instances' idempotency keys are):
+/// per id a dense index in a `FingerprintMap` — one probe, no bytes kept —
+/// and per index what the later kinds need (the kept row, or that only
+/// ignored rows had it), so a row costs no String and no Dictionary of
+/// Strings. The kept rows' id bytes are kept for the outputs.
 /// Push files are read after every other kind: their rows name
 /// relationships, tasks and users' zones, all known by then.
 extension DropIngestor {
@@ -101,21 +103,31 @@ extension DropIngestor {
     }
 
     /// What deliveries need to know of the intents read, per interned intent id.
+    /// The fingerprint a push id is looked up by.
+    static func fingerprint(_ id: ArraySlice<UInt8>) -> UInt64 {
+        var print = Fingerprint()
+        print.combine(id)
+        return print.value
+    }
+
     private struct IntentIDs {
-        var table = ByteKeyTable()
+        var table = FingerprintMap()
         /// The kept intent an id resolves to (-1: none).
         var kept: [Int32] = []
         /// The recipient of an id whose only rows were ignored (-1: none).
         var ignoredRecipient: [Int32] = []
 
         mutating func intern(_ id: ArraySlice<UInt8>) -> Int {
-            let index = Int(table.intern(id).index)
+            let index = Int(table.intern(DropIngestor.fingerprint(id)).index)
             if index == kept.count {
                 kept.append(-1)
                 ignoredRecipient.append(-1)
             }
             return index
         }
+
+        /// The index of an id seen before, nil otherwise.
+        func find(_ id: ArraySlice<UInt8>) -> Int? { table[DropIngestor.fingerprint(id)].map { Int($0) } }
 
         mutating func reserve(_ rows: Int) {
             table.reserve(rows)
@@ -140,7 +152,7 @@ extension DropIngestor {
         // The candidates' id bytes, back to back (the kept ones become `intentIDs`).
         var candidateIDs: [UInt8] = []
         var ids = IntentIDs()
-        var keys = ByteKeyTable()
+        var keys = FingerprintMap()
         // Sized from the files up front: regrowing the id tables re-inserted
         // every key and regrowing the arrays copied them (a quarter of this
         // loop's time on a 1 GB drop).
@@ -203,7 +215,7 @@ extension DropIngestor {
                 candidateIDs.append(contentsOf: id)
                 candidates.append(
                     Candidate(
-                        account: account, id: idIndex, key: keys.intern(key).index,
+                        account: account, id: idIndex, key: keys.intern(Self.fingerprint(key)).index,
                         idBytes: start..<candidateIDs.count,
                         intent: PushIntent(
                             id: -1, recipient: user, category: PushCategory.allCases[category],
@@ -261,15 +273,18 @@ extension DropIngestor {
 
     /// What receipts need to know of the deliveries read, per interned delivery id.
     private struct DeliveryIDs {
-        var table = ByteKeyTable()
+        var table = FingerprintMap()
         /// The kept delivery an id resolves to (-1: none; -2: ignored rows only).
         var kept: [Int32] = []
 
         mutating func intern(_ id: ArraySlice<UInt8>) -> Int {
-            let index = Int(table.intern(id).index)
+            let index = Int(table.intern(DropIngestor.fingerprint(id)).index)
             if index == kept.count { kept.append(-1) }
             return index
         }
+
+        /// The index of an id seen before, nil otherwise.
+        func find(_ id: ArraySlice<UInt8>) -> Int? { table[DropIngestor.fingerprint(id)].map { Int($0) } }
 
         mutating func reserve(_ rows: Int) {
             table.reserve(rows)
@@ -325,7 +340,7 @@ extension DropIngestor {
                 let failed = row.instant(Column.failedAt)
                 guard row.rejectReason == nil, let id, let intentID, let installationID, let provider, let status
                 else { return }
-                let intentIndex = intents.table.find(intentID).map { Int($0) }
+                let intentIndex = intents.find(intentID)
                 let intent = intentIndex.map { intents.kept[$0] }.flatMap { $0 >= 0 ? Int($0) : nil }
                 let ignoredRecipient = intentIndex.map { intents.ignoredRecipient[$0] }.flatMap { $0 >= 0 ? $0 : nil }
                 guard intent != nil || ignoredRecipient != nil else { return row.fail("unknown_intent") }
@@ -390,7 +405,7 @@ extension DropIngestor {
     /// Append-only: the same `id` again is a duplicate (the first wins).
     private func readReceipts(into push: inout PushExports, deliveries: DeliveryIDs) throws {
         typealias Column = PushReceiptColumn
-        var seen = ByteKeyTable()
+        var seen = FingerprintMap()
         seen.reserve(expectedRows(layout.pushReceipts, bytesPerRow: 170))
         push.receipts.reserveCapacity(roomForRows(layout.pushReceipts, shortestRow: 90))
         for file in layout.pushReceipts {
@@ -404,13 +419,13 @@ extension DropIngestor {
                 _ = row.choiceIndex(Column.provider, .pushProvider)
                 let code = row.has(Column.providerErrorCode) ? row.text(Column.providerErrorCode) : nil
                 guard row.rejectReason == nil, let id, let deliveryID, let status, let received else { return }
-                let known = deliveries.table.find(deliveryID).map { deliveries.kept[Int($0)] } ?? -1
+                let known = deliveries.find(deliveryID).map { deliveries.kept[$0] } ?? -1
                 guard known != -1 else { return row.fail("unknown_delivery") }
                 guard known >= 0, !isAfterAsOf(received.instant) else {
                     row.fate = .ignored
                     return
                 }
-                guard seen.intern(id).isNew else {
+                guard seen.intern(Self.fingerprint(id)).isNew else {
                     row.fate = .duplicate
                     return
                 }

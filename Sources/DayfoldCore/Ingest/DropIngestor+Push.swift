@@ -163,6 +163,8 @@ extension DropIngestor {
         candidateIDs.reserveCapacity(36 * rows)
         var recipientZones: [Int32: UserZones.PushZoneSource] = [:]
         let sinceReminder = Array("DAILY_EXECUTION".utf8)
+        // Read per row: a copied `Relationship` retained and released its Strings.
+        let endedOnOf = drop.relationships.map(\.endedOn)
         for file in layout.pushIntents {
             try readCSV(file, Column.self) { row, account in
                 let id = row.slice(Column.id)
@@ -193,7 +195,7 @@ extension DropIngestor {
                 // Ignored: created after T, or scheduled (the recipient's
                 // local date) after its relationship's `ended_on`.
                 var ignored = created.map { isAfterAsOf($0.instant) } ?? false
-                if !ignored, let relationship, let endedOn = drop.relationships[relationship].endedOn {
+                if !ignored, let relationship, let endedOn = endedOnOf[relationship] {
                     let source = recipientZones[user] ?? drop.userZones.pushSource(push.user(user))
                     recipientZones[user] = source
                     // A recipient first named here has no installation (and no zone from one).
@@ -318,7 +320,8 @@ extension DropIngestor {
             _ = installationTable.intern(Array(id.utf8)[...])
             installationOfEntry.append(index)
         }
-        let installations = push.installations
+        // Per installation its user, read per row (a copied installation retained its Strings).
+        let installationUsers = push.installations.map(\.user)
         let recipients = push.intents.map(\.recipient)
         for file in layout.pushDeliveries {
             try readCSV(file, Column.self) { row, account in
@@ -349,7 +352,7 @@ extension DropIngestor {
                 }
                 let installation = installationOfEntry[Int(entry)]
                 let recipient = intent.map { recipients[$0] } ?? ignoredRecipient
-                guard installations[installation].user == recipient else { return row.fail("recipient_mismatch") }
+                guard installationUsers[installation] == recipient else { return row.fail("recipient_mismatch") }
                 let idIndex = ids.intern(id)
                 guard let intent, !(sent.map { isAfterAsOf($0.instant) } ?? false) else {
                     row.fate = .ignored

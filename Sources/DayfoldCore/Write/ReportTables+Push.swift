@@ -16,8 +16,12 @@ extension ReportTables {
         let deliveries = order.map { push.deliveries[$0] }
         let rows = order.map { facts[$0] }
         let intents = deliveries.map { push.intents[$0.intent] }
-        let installations = push.installations
-        let installationIDs = installations.map { Array($0.id.utf8) }
+        // Per installation, what its deliveries' rows show (read per cell:
+        // a copied installation retained its Strings).
+        let installationIDs = push.installations.map { Array($0.id.utf8) }
+        let platforms = push.installations.map(\.platform.rawValue)
+        let surfaces = push.installations.map(\.appSurface.rawValue)
+        let versions = push.installations.map(\.appVersion)
         let users = push.users
         let intentIDs = push.intentIDs
         return OutputTable(
@@ -31,10 +35,9 @@ extension ReportTables {
                     .bytes { intents[$0].relationship.map { relationshipIDs[$0][...] } }),
                 OutputColumn("installation_id", .bytes { installationIDs[deliveries[$0].installation][...] }),
                 OutputColumn("provider", .string { deliveries[$0].provider.rawValue }),
-                OutputColumn("platform", .string { installations[deliveries[$0].installation].platform.rawValue }),
-                OutputColumn("app_surface", .string { installations[deliveries[$0].installation].appSurface.rawValue }),
-                OutputColumn(
-                    "app_version", nullable: true, .string { installations[deliveries[$0].installation].appVersion }),
+                OutputColumn("platform", .string { platforms[deliveries[$0].installation] }),
+                OutputColumn("app_surface", .string { surfaces[deliveries[$0].installation] }),
+                OutputColumn("app_version", nullable: true, .string { versions[deliveries[$0].installation] }),
                 OutputColumn("category", .string { intents[$0].category.rawValue }),
                 OutputColumn("day", .date { rows[$0].day }),
                 OutputColumn("sent_at", nullable: true, .timestamp { deliveries[$0].sentAt }),

@@ -42,6 +42,8 @@ public enum PushDeliveryFactsCalculator {
         var zoneSources = [UserZones.PushZoneSource?](repeating: nil, count: push.users.count)
         var facts: [PushDeliveryFact] = []
         facts.reserveCapacity(push.deliveries.count)
+        // What a delivery reads of its installation (a copied installation retained its Strings).
+        let installations = push.installations.map { (zone: $0.zone, revokedAt: $0.revokedAt) }
         // When each installation's token was first known invalid, from each
         // token_invalid outcome: the deciding receipt's `received_at`, else
         // the delivery's `failed_at`, else its `sent_at`.
@@ -58,7 +60,7 @@ public enum PushDeliveryFactsCalculator {
                 invalidKnown.append((delivery.installation, known, index))
             }
             if let sent = delivery.sentAt {
-                let installation = push.installations[delivery.installation]
+                let installation = installations[delivery.installation]
                 let user = Int(intent.recipient)
                 if !push.preferences[user].isEmpty {
                     let source = zoneSources[user] ?? drop.userZones.pushSource(push.user(intent.recipient))

@@ -375,9 +375,18 @@ extension DropIngestor {
         var lastOfID = [Int32](repeating: -1, count: ids.kept.count)
         for (position, candidate) in candidates.enumerated() { lastOfID[candidate.id] = Int32(position) }
         /// (kept intent, installation) as one integer.
-        func target(_ delivery: PushDelivery) -> Int64 { Int64(delivery.intent) << 32 | Int64(delivery.installation) }
-        var lastOfTarget: [Int64: Int32] = [:]
-        lastOfTarget.reserveCapacity(candidates.count)
+        /// (kept intent, installation) as one integer, spread by a bijective
+        /// mix (the map probes by the low bits; distinct pairs stay distinct,
+        /// and none becomes 0, the map's empty slot: the mix keeps 0 at 0 and
+        /// the pair is counted from 1).
+        func target(_ delivery: PushDelivery) -> UInt64 {
+            var key = (UInt64(delivery.intent) << 32 | UInt64(delivery.installation)) + 1
+            key = (key ^ (key >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            key = (key ^ (key >> 27)) &* 0x94D0_49BB_1331_11EB
+            return key ^ (key >> 31)
+        }
+        var lastOfTarget = FingerprintMap()
+        lastOfTarget.reserve(candidates.count)
         for (position, candidate) in candidates.enumerated() where lastOfID[candidate.id] == Int32(position) {
             lastOfTarget[target(candidate.delivery)] = Int32(position)
         }

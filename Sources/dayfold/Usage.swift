@@ -103,8 +103,9 @@ enum Usage {
 
         The drop has several time zones across DST changes, weekly schedules,
         offline retries, revisions, late completions, value tasks, health samples
-        from two sources and a small share of bad rows. About 2000 clients × 365
-        days make 1 GB of CSV.
+        from two sources, push exports (task reminders, messages, provider codes,
+        receipts, revoked tokens) and a small share of bad rows. About 1,400
+        clients × 365 days make 1 GB of CSV (about 1,700 with --no-push).
 
         EXAMPLE
           dayfold generate --clients 200 --days 90 --seed 7 --out /tmp/drop

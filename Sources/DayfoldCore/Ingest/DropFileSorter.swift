@@ -98,14 +98,6 @@ struct DropFileSorter {
             case "deliveries": layout.pushDeliveries.append(file)
             default: layout.pushReceipts.append(file)
             }
-        case 3 where names[0] == "push" && DropLayout.pushFolders.contains(names[1]):
-            guard isCSV(name) else { return unrecognized("not a CSV export (.csv, .csv.zst, .csv.gz)") }
-            switch names[1] {
-            case "installations": layout.pushInstallations.append(file)
-            case "intents": layout.pushIntents.append(file)
-            case "deliveries": layout.pushDeliveries.append(file)
-            default: layout.pushReceipts.append(file)
-            }
         case 2 where names[0] == "journal":
             guard isCSV(name) || name.hasSuffix(".sqlite") else {
                 return unrecognized("not a journal export (.csv, .csv.zst, .csv.gz, .sqlite)")

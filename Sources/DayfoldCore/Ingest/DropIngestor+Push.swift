@@ -38,9 +38,9 @@ extension DropIngestor {
     func readPush() throws {
         guard layout.hasPushFolder else { return }
         var push = PushExports()
-        let installationOfID = try readInstallations(into: &push)
+        let installationIDs = try readInstallations(into: &push)
         let intents = try readIntents(into: &push)
-        let deliveries = try readDeliveries(into: &push, intents: intents, installationOfID: installationOfID)
+        let deliveries = try readDeliveries(into: &push, intents: intents, installationIDs: installationIDs)
         try readReceipts(into: &push, deliveries: deliveries)
         // Quiet hours by push user: only users push rows name are looked up.
         push.preferences = [[NotificationPreference]](repeating: [], count: push.users.count)
@@ -50,8 +50,9 @@ extension DropIngestor {
         drop.push = push
     }
 
-    /// Same `id`: the last row wins (a state export). Returns id → index.
-    private func readInstallations(into push: inout PushExports) throws -> [String: Int] {
+    /// Same `id`: the last row wins (a state export). Returns the kept
+    /// installations' ids, interned in their order (an id's index is its installation's).
+    private func readInstallations(into push: inout PushExports) throws -> ByteKeyTable {
         typealias Column = PushInstallationColumn
         var candidates: [(id: String, account: Int, value: PushInstallation)] = []
         for file in layout.pushInstallations {
@@ -89,20 +90,19 @@ extension DropIngestor {
         // Installations are few (one per device): Strings are fine here.
         var last: [String: Int] = [:]
         for (position, candidate) in candidates.enumerated() { last[candidate.id] = position }
-        var indexOfID: [String: Int] = [:]
+        var ids = ByteKeyTable()
         for (position, candidate) in candidates.enumerated() {
             guard last[candidate.id] == position else {
                 count(candidate.account, .duplicate)
                 continue
             }
             count(candidate.account, .accepted)
-            indexOfID[candidate.id] = push.installations.count
+            _ = ids.intern(Array(candidate.id.utf8)[...])
             push.installations.append(candidate.value)
         }
-        return indexOfID
+        return ids
     }
 
-    /// What deliveries need to know of the intents read, per interned intent id.
     /// The fingerprint a push id is looked up by.
     static func fingerprint(_ id: ArraySlice<UInt8>) -> UInt64 {
         var print = Fingerprint()
@@ -110,18 +110,24 @@ extension DropIngestor {
         return print.value
     }
 
-    private struct IntentIDs {
+    /// The ids of one push kind, fingerprinted, and per id what the kinds
+    /// that name it need: the kept row it resolves to, or — when its only
+    /// rows were ignored for T — whom they were for (rows naming it are
+    /// ignored too, not rejected).
+    private struct PushIDs {
         var table = FingerprintMap()
-        /// The kept intent an id resolves to (-1: none).
+        /// The id's kept row (`pending` until the dedup has decided; -1: none).
         var kept: [Int32] = []
-        /// The recipient of an id whose only rows were ignored (-1: none).
-        var ignoredRecipient: [Int32] = []
+        /// For an id whose only rows were ignored: an intent's recipient (0
+        /// for a delivery); -1 otherwise.
+        var ignoredFor: [Int32] = []
+        static let pending: Int32 = -2
 
         mutating func intern(_ id: ArraySlice<UInt8>) -> Int {
             let index = Int(table.intern(DropIngestor.fingerprint(id)).index)
             if index == kept.count {
                 kept.append(-1)
-                ignoredRecipient.append(-1)
+                ignoredFor.append(-1)
             }
             return index
         }
@@ -129,16 +135,33 @@ extension DropIngestor {
         /// The index of an id seen before, nil otherwise.
         func find(_ id: ArraySlice<UInt8>) -> Int? { table[DropIngestor.fingerprint(id)].map { Int($0) } }
 
+        /// A row of the id was ignored (it counts only while no row of the id is kept).
+        mutating func ignored(_ index: Int, for owner: Int32) {
+            if kept[index] == -1 { ignoredFor[index] = owner }
+        }
+
+        /// A row of the id takes part in the dedup.
+        mutating func candidate(_ index: Int) {
+            kept[index] = Self.pending
+            ignoredFor[index] = -1
+        }
+
+        /// The kept row an id resolves to, if any.
+        func keptRow(_ index: Int) -> Int? { kept[index] >= 0 ? Int(kept[index]) : nil }
+
+        /// Whom the ignored rows of an id were for, if its only rows were ignored.
+        func ignoredOwner(_ index: Int) -> Int32? { ignoredFor[index] >= 0 ? ignoredFor[index] : nil }
+
         mutating func reserve(_ rows: Int) {
             table.reserve(rows)
             kept.reserveCapacity(rows)
-            ignoredRecipient.reserveCapacity(rows)
+            ignoredFor.reserveCapacity(rows)
         }
     }
 
     /// Same `id`: the last row wins; then the same `idempotency_key` under
     /// another id: the last wins, and the other's deliveries are the kept one's.
-    private func readIntents(into push: inout PushExports) throws -> IntentIDs {
+    private func readIntents(into push: inout PushExports) throws -> PushIDs {
         typealias Column = PushIntentColumn
         let zoneOfInstallationUser = Self.installationZones(push.installations, users: push.users.count)
         struct Candidate {
@@ -151,7 +174,7 @@ extension DropIngestor {
         var candidates: [Candidate] = []
         // The candidates' id bytes, back to back (the kept ones become `intentIDs`).
         var candidateIDs: [UInt8] = []
-        var ids = IntentIDs()
+        var ids = PushIDs()
         var keys = FingerprintMap()
         // Sized from the files up front: regrowing the id tables re-inserted
         // every key and regrowing the arrays copied them (a quarter of this
@@ -206,7 +229,7 @@ extension DropIngestor {
                 }
                 if ignored {
                     row.fate = .ignored
-                    if ids.kept[idIndex] == -1 { ids.ignoredRecipient[idIndex] = user }
+                    ids.ignored(idIndex, for: user)
                     return
                 }
                 var task: Int?
@@ -225,8 +248,7 @@ extension DropIngestor {
                             relationship: relationship,
                             remindsTask: context.map { $0.elementsEqual(sinceReminder) } ?? false, task: task)))
                 // A kept copy of the id: deliveries naming it are not ignored.
-                ids.kept[idIndex] = -2
-                ids.ignoredRecipient[idIndex] = -1
+                ids.candidate(idIndex)
             }
         }
         var lastOfID = [Int32](repeating: -1, count: ids.kept.count)
@@ -273,32 +295,11 @@ extension DropIngestor {
         return chosen.map { $0?.zone }
     }
 
-    /// What receipts need to know of the deliveries read, per interned delivery id.
-    private struct DeliveryIDs {
-        var table = FingerprintMap()
-        /// The kept delivery an id resolves to (-1: none; -2: ignored rows only).
-        var kept: [Int32] = []
-
-        mutating func intern(_ id: ArraySlice<UInt8>) -> Int {
-            let index = Int(table.intern(DropIngestor.fingerprint(id)).index)
-            if index == kept.count { kept.append(-1) }
-            return index
-        }
-
-        /// The index of an id seen before, nil otherwise.
-        func find(_ id: ArraySlice<UInt8>) -> Int? { table[DropIngestor.fingerprint(id)].map { Int($0) } }
-
-        mutating func reserve(_ rows: Int) {
-            table.reserve(rows)
-            kept.reserveCapacity(rows)
-        }
-    }
-
     /// Same `id`: the last row wins; then the same (kept intent,
     /// installation): the last wins, and the other's receipts are the kept one's.
     private func readDeliveries(
-        into push: inout PushExports, intents: IntentIDs, installationOfID: [String: Int]
-    ) throws -> DeliveryIDs {
+        into push: inout PushExports, intents: PushIDs, installationIDs: ByteKeyTable
+    ) throws -> PushIDs {
         typealias Column = PushDeliveryColumn
         struct Candidate {
             var account: Int
@@ -308,18 +309,11 @@ extension DropIngestor {
         }
         var candidates: [Candidate] = []
         var candidateIDs: [UInt8] = []
-        var ids = DeliveryIDs()
+        var ids = PushIDs()
         let rows = expectedRows(layout.pushDeliveries, bytesPerRow: 200)
         ids.reserve(rows)
         candidates.reserveCapacity(roomForRows(layout.pushDeliveries, shortestRow: 100))
         candidateIDs.reserveCapacity(36 * rows)
-        // Installation ids interned too: a String per row was most of this loop.
-        var installationTable = ByteKeyTable()
-        var installationOfEntry: [Int] = []
-        for (id, index) in installationOfID.sorted(by: { $0.value < $1.value }) {
-            _ = installationTable.intern(Array(id.utf8)[...])
-            installationOfEntry.append(index)
-        }
         // Per installation its user, read per row (a copied installation retained its Strings).
         let installationUsers = push.installations.map(\.user)
         let recipients = push.intents.map(\.recipient)
@@ -344,19 +338,19 @@ extension DropIngestor {
                 guard row.rejectReason == nil, let id, let intentID, let installationID, let provider, let status
                 else { return }
                 let intentIndex = intents.find(intentID)
-                let intent = intentIndex.map { intents.kept[$0] }.flatMap { $0 >= 0 ? Int($0) : nil }
-                let ignoredRecipient = intentIndex.map { intents.ignoredRecipient[$0] }.flatMap { $0 >= 0 ? $0 : nil }
+                let intent = intentIndex.flatMap(intents.keptRow)
+                let ignoredRecipient = intentIndex.flatMap(intents.ignoredOwner)
                 guard intent != nil || ignoredRecipient != nil else { return row.fail("unknown_intent") }
-                guard let entry = installationTable.find(installationID) else {
+                guard let entry = installationIDs.find(installationID) else {
                     return row.fail("unknown_installation")
                 }
-                let installation = installationOfEntry[Int(entry)]
+                let installation = Int(entry)
                 let recipient = intent.map { recipients[$0] } ?? ignoredRecipient
                 guard installationUsers[installation] == recipient else { return row.fail("recipient_mismatch") }
                 let idIndex = ids.intern(id)
                 guard let intent, !(sent.map { isAfterAsOf($0.instant) } ?? false) else {
                     row.fate = .ignored
-                    if ids.kept[idIndex] == -1 { ids.kept[idIndex] = -2 }
+                    ids.ignored(idIndex, for: 0)
                     return
                 }
                 let start = candidateIDs.count
@@ -369,12 +363,11 @@ extension DropIngestor {
                             provider: PushProvider.allCases[provider], status: PushDeliveryStatus.allCases[status],
                             attemptCount: attempts, knownErrorClass: errorClass, sentAt: sent?.instant,
                             failedAt: failed?.instant)))
-                ids.kept[idIndex] = -3  // a kept copy: resolved below
+                ids.candidate(idIndex)
             }
         }
         var lastOfID = [Int32](repeating: -1, count: ids.kept.count)
         for (position, candidate) in candidates.enumerated() { lastOfID[candidate.id] = Int32(position) }
-        /// (kept intent, installation) as one integer.
         /// (kept intent, installation) as one integer, spread by a bijective
         /// mix (the map probes by the low bits; distinct pairs stay distinct,
         /// and none becomes 0, the map's empty slot: the mix keeps 0 at 0 and
@@ -415,7 +408,7 @@ extension DropIngestor {
     }
 
     /// Append-only: the same `id` again is a duplicate (the first wins).
-    private func readReceipts(into push: inout PushExports, deliveries: DeliveryIDs) throws {
+    private func readReceipts(into push: inout PushExports, deliveries: PushIDs) throws {
         typealias Column = PushReceiptColumn
         var seen = FingerprintMap()
         seen.reserve(expectedRows(layout.pushReceipts, bytesPerRow: 170))
@@ -431,9 +424,12 @@ extension DropIngestor {
                 _ = row.choiceIndex(Column.provider, .pushProvider)
                 let code = row.has(Column.providerErrorCode) ? row.text(Column.providerErrorCode) : nil
                 guard row.rejectReason == nil, let id, let deliveryID, let status, let received else { return }
-                let known = deliveries.find(deliveryID).map { deliveries.kept[$0] } ?? -1
-                guard known != -1 else { return row.fail("unknown_delivery") }
-                guard known >= 0, !isAfterAsOf(received.instant) else {
+                let index = deliveries.find(deliveryID)
+                let delivery = index.flatMap(deliveries.keptRow)
+                guard delivery != nil || index.flatMap(deliveries.ignoredOwner) != nil else {
+                    return row.fail("unknown_delivery")
+                }
+                guard let delivery, !isAfterAsOf(received.instant) else {
                     row.fate = .ignored
                     return
                 }
@@ -444,7 +440,7 @@ extension DropIngestor {
                 row.fate = .accepted
                 push.receipts.append(
                     PushReceipt(
-                        id: push.receiptIDs.append(id), delivery: Int(known), ok: status == 0,
+                        id: push.receiptIDs.append(id), delivery: delivery, ok: status == 0,
                         receivedAt: received.instant, errorClass: PushErrorClass.of(code)))
             }
         }

@@ -177,12 +177,8 @@ extension PipelineRunner {
             ]
             for table in summaries {
                 jobs.append {
-                    let report = "reports/\(table.name).csv"
-                    let snapshot = "snapshots/\(table.name).parquet"
-                    let (reportRows, reportDigest) = try TableWriters.writeCSV(table, to: publisher.path(report))
-                    let (rows, digest) = try TableWriters.writeParquet(table, to: publisher.path(snapshot))
-                    if debug { try TableWriters.writeCSV(table, to: publisher.path("debug/\(table.name).csv")) }
-                    return [(report, reportRows, reportDigest), (snapshot, rows, digest)]
+                    try PipelineRunner.writeReportAndSnapshot(
+                        table, report: "reports/\(table.name).csv", in: publisher.staging, debug: debug)
                 }
             }
         }

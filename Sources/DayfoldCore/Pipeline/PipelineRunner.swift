@@ -311,16 +311,11 @@ public struct PipelineRunner {
             // The relationship day table is both the coach summary report and
             // a snapshot: each of its row groups is built once for both files.
             let relationshipDays: Job = {
-                let table = ReportTables.relationshipDays(result)
-                let written = try TableWriters.writeParquetAndCSV(
-                    table, parquet: publisher.path("snapshots/relationship_days.parquet"),
-                    csv: publisher.path("reports/coach_daily_summary.csv"))
-                if debugTables { try TableWriters.writeCSV(table, to: publisher.path("debug/relationship_days.csv")) }
+                let written = try PipelineRunner.writeReportAndSnapshot(
+                    ReportTables.relationshipDays(result), report: "reports/coach_daily_summary.csv",
+                    in: staging, debug: debugTables)
                 debugRSS("write: relationship days")
-                return [
-                    ("reports/coach_daily_summary.csv", written.csv.rows, written.csv.sha256),
-                    ("snapshots/relationship_days.parquet", written.parquet.rows, written.parquet.sha256),
-                ]
+                return written
             }
             // Jobs are taken in order by whichever core is free: the largest
             // (the relationship days, then the other day tables) come first so
@@ -333,14 +328,8 @@ public struct PipelineRunner {
             jobs += snapshotTables.map(snapshot) + reportTables.map(report)
             jobs += pushTables.map { name, table in
                 {
-                    let built = table()
-                    let report = "reports/\(name).csv"
-                    let (rows, digest) = try TableWriters.writeCSV(built, to: publisher.path(report))
-                    return [
-                        (report, rows, digest),
-                        try PipelineRunner.writeSnapshot(
-                            name, built, in: staging, debug: debugTables),
-                    ]
+                    try PipelineRunner.writeReportAndSnapshot(
+                        table(), report: "reports/\(name).csv", in: staging, debug: debugTables)
                 }
             }
             jobs.append {
@@ -426,6 +415,21 @@ public struct PipelineRunner {
             }
         }
         return outputs
+    }
+
+    /// Writes `table` as a CSV report and as its snapshot (and its debug
+    /// CSV) into the staging directory `staging`, from one build of each row
+    /// group; returns both outputs' paths, rows and SHA-256.
+    static func writeReportAndSnapshot(
+        _ table: OutputTable, report: String, in staging: String, debug: Bool
+    ) throws -> [(String, Int, String)] {
+        let snapshot = "snapshots/\(table.name).parquet"
+        let written = try TableWriters.writeParquetAndCSV(
+            table, parquet: staging + "/" + snapshot, csv: staging + "/" + report)
+        if debug { try TableWriters.writeCSV(table, to: staging + "/debug/\(table.name).csv") }
+        return [
+            (report, written.csv.rows, written.csv.sha256), (snapshot, written.parquet.rows, written.parquet.sha256),
+        ]
     }
 
     /// Writes snapshot `name` (and its debug CSV) into the staging directory

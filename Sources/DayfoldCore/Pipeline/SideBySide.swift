@@ -15,6 +15,49 @@ enum SideBySide {
         _ state: sending State, side: @escaping @Sendable (sending State) throws -> sending Side,
         here: () throws -> Void
     ) throws -> sending Side {
+        let started = start(state, side)
+        let mine = Result { try here() }
+        let theirs = started.finish()
+        try mine.get()
+        return try theirs.get()
+    }
+
+    /// Three pieces of work at once: `side` and `other` each on a thread of
+    /// its own with its own state, `here` on the calling thread. Throws
+    /// `here`'s error first, then `side`'s, then `other`'s.
+    static func run<State, Side, OtherState, Other>(
+        _ state: sending State, side: @escaping @Sendable (sending State) throws -> sending Side,
+        _ otherState: sending OtherState, other: @escaping @Sendable (sending OtherState) throws -> sending Other,
+        here: () throws -> Void
+    ) throws -> sending (Side, Other) {
+        let started = start(otherState, other)
+        // Not `Result { … }`: its closure would keep `state`, which goes to `run` whole.
+        let mine: Side
+        do {
+            mine = try run(state, side: side, here: here)
+        } catch {
+            _ = started.finish()  // the other thread is done with its state before the error leaves
+            throw error
+        }
+        let theirs = started.finish()
+        return (mine, try theirs.get())
+    }
+
+    /// A side job on a thread of its own; `finish()` waits for it and hands back its result.
+    private struct Started<Side> {
+        let outcome: Handoff<Result<Side, any Error>>
+        let done: DispatchSemaphore
+
+        func finish() -> sending Result<Side, any Error> {
+            done.wait()
+            guard let result = outcome.take() else { preconditionFailure("the side job did not finish") }
+            return result
+        }
+    }
+
+    private static func start<State, Side>(
+        _ state: sending State, _ side: @escaping @Sendable (sending State) throws -> sending Side
+    ) -> Started<Side> {
         let handed = Handoff(state)
         let outcome = Handoff<Result<Side, any Error>>()
         let done = DispatchSemaphore(value: 0)
@@ -32,49 +75,7 @@ enum SideBySide {
             }
             done.signal()
         }
-        let mine = Result { try here() }
-        done.wait()
-        try mine.get()
-        guard let theirs = outcome.take() else { preconditionFailure("the side job did not finish") }
-        return try theirs.get()
-    }
-}
-
-extension SideBySide {
-    /// Three pieces of work at once: `side` and `other` each on a thread of
-    /// its own with its own state, `here` on the calling thread. Throws
-    /// `here`'s error first, then `side`'s, then `other`'s.
-    static func run<State, Side, OtherState, Other>(
-        _ state: sending State, side: @escaping @Sendable (sending State) throws -> sending Side,
-        _ otherState: sending OtherState, other: @escaping @Sendable (sending OtherState) throws -> sending Other,
-        here: () throws -> Void
-    ) throws -> sending (Side, Other) {
-        let handed = Handoff(otherState)
-        let outcome = Handoff<Result<Other, any Error>>()
-        let done = DispatchSemaphore(value: 0)
-        startProducerThread {
-            if let state = handed.take() {
-                let result: Result<Other, any Error>
-                do {
-                    result = .success(try other(state))
-                } catch {
-                    result = .failure(error)
-                }
-                outcome.fill { result }
-            }
-            done.signal()
-        }
-        // Not `Result { … }`: its closure would keep `state`, which goes to `run` whole.
-        let mine: Side
-        do {
-            mine = try run(state, side: side, here: here)
-        } catch {
-            done.wait()  // the other thread is done with its state before the error leaves
-            throw error
-        }
-        done.wait()
-        guard let theirs = outcome.take() else { preconditionFailure("the other side job did not finish") }
-        return (mine, try theirs.get())
+        return Started(outcome: outcome, done: done)
     }
 }
 

@@ -47,7 +47,7 @@ public enum PushDeliveryFactsCalculator {
         // When each installation's token was first known invalid, from each
         // token_invalid outcome: the deciding receipt's `received_at`, else
         // the delivery's `failed_at`, else its `sent_at`.
-        var invalidKnown: [(installation: Int, at: Instant, delivery: Int)] = []
+        var knownByInstallation: [Int: [(at: Instant, delivery: Int)]] = [:]
         for (index, delivery) in push.deliveries.enumerated() {
             let intent = push.intents[delivery.intent]
             let (outcome, errorClass) = outcomeOf(delivery, receipt: deciding[index].map { push.receipts[$0] })
@@ -57,7 +57,7 @@ public enum PushDeliveryFactsCalculator {
                 let known = deciding[index].map({ push.receipts[$0].receivedAt }) ?? delivery.failedAt
                     ?? delivery.sentAt
             {
-                invalidKnown.append((delivery.installation, known, index))
+                knownByInstallation[delivery.installation, default: []].append((known, index))
             }
             if let sent = delivery.sentAt {
                 let installation = installations[delivery.installation]
@@ -79,10 +79,6 @@ public enum PushDeliveryFactsCalculator {
             facts.append(fact)
         }
         // Sends after another delivery on the installation was known to have an invalid token.
-        var knownByInstallation: [Int: [(at: Instant, delivery: Int)]] = [:]
-        for entry in invalidKnown {
-            knownByInstallation[entry.installation, default: []].append((entry.at, entry.delivery))
-        }
         for (index, delivery) in push.deliveries.enumerated() {
             guard let sent = delivery.sentAt, !facts[index].toInvalidToken,
                 let known = knownByInstallation[delivery.installation]

@@ -67,6 +67,14 @@ public struct PushIntentSummaryRow: Sendable {
     public var expired = 0
     public var suppressed = 0
     public var unsent = 0
+
+    /// The row's two keys.
+    struct Key: Hashable {
+        var day: Int32
+        var category: PushCategory
+    }
+
+    var key: Key { Key(day: day.days, category: category) }
 }
 
 /// `reminder_effectiveness` (SPEC §11.3): per relationship, the scored
@@ -113,49 +121,47 @@ public enum PushSummaries {
     }
 
     static func health(_ push: PushExports, _ facts: [PushDeliveryFact]) -> [PushHealthRow] {
-        var rows: [PushHealthRow] = []
-        var rowOf: [PushHealthRow.Key: Int] = [:]
-        // An installation's part of the group (platform, surface, version)
-        // as a small number, so a delivery's group is one integer: the
-        // String-bearing `Key` is built once per group, not per delivery.
-        var profileOf: [Int] = []
-        var profiles: [PushHealthRow.Key: Int] = [:]
-        for installation in push.installations {
-            let profile = PushHealthRow.Key(
-                day: 0, provider: .expo, platform: installation.platform, surface: installation.appSurface,
-                version: installation.appVersion, category: .message)
-            if let known = profiles[profile] {
-                profileOf.append(known)
-            } else {
-                profiles[profile] = profiles.count
-                profileOf.append(profiles.count - 1)
-            }
+        // What a group takes from an installation (platform, surface,
+        // version) as a small number, so a delivery's group key holds no
+        // String: the row, with its version, is made once per group.
+        struct Profile: Hashable {
+            var platform: PushPlatform
+            var surface: PushAppSurface
+            var version: String?
         }
-        let categoryIndex = Dictionary(uniqueKeysWithValues: PushCategory.allCases.enumerated().map { ($1, $0) })
-        let providerIndex = Dictionary(uniqueKeysWithValues: PushProvider.allCases.enumerated().map { ($1, $0) })
-        var groupOf: [Int64: Int] = [:]
+        struct Group: Hashable {
+            var day: Int32
+            var profile: Int
+            var provider: PushProvider
+            var category: PushCategory
+        }
+        var profiles: [Profile: Int] = [:]
+        let profileOf = push.installations.map { installation in
+            let profile = Profile(
+                platform: installation.platform, surface: installation.appSurface, version: installation.appVersion)
+            if let known = profiles[profile] { return known }
+            profiles[profile] = profiles.count
+            return profiles.count - 1
+        }
+        var rows: [PushHealthRow] = []
+        var rowOf: [Group: Int] = [:]
         for (index, delivery) in push.deliveries.enumerated() {
             let fact = facts[index]
             let category = push.intents[delivery.intent].category
-            let compact =
-                Int64(fact.day.days) << 32 | Int64(profileOf[delivery.installation]) << 8
-                | Int64(categoryIndex[category] ?? 0) << 2 | Int64(providerIndex[delivery.provider] ?? 0)
+            let group = Group(
+                day: fact.day.days, profile: profileOf[delivery.installation], provider: delivery.provider,
+                category: category)
             let position: Int
-            if let known = groupOf[compact] {
+            if let known = rowOf[group] {
                 position = known
             } else {
                 let installation = push.installations[delivery.installation]
-                let row = PushHealthRow(
-                    day: fact.day, provider: delivery.provider, platform: installation.platform,
-                    appSurface: installation.appSurface, appVersion: installation.appVersion, category: category)
-                if let known = rowOf[row.key] {
-                    position = known
-                } else {
-                    position = rows.count
-                    rowOf[row.key] = position
-                    rows.append(row)
-                }
-                groupOf[compact] = position
+                position = rows.count
+                rowOf[group] = position
+                rows.append(
+                    PushHealthRow(
+                        day: fact.day, provider: delivery.provider, platform: installation.platform,
+                        appSurface: installation.appSurface, appVersion: installation.appVersion, category: category))
             }
             rows[position].deliveries += 1
             switch fact.outcome {
@@ -199,11 +205,10 @@ public enum PushSummaries {
     /// Intent summary rows of several partitions summed by (day, category).
     public static func combine(_ rows: [PushIntentSummaryRow]) -> [PushIntentSummaryRow] {
         var total: [PushIntentSummaryRow] = []
-        var rowOf: [String: Int] = [:]
+        var rowOf: [PushIntentSummaryRow.Key: Int] = [:]
         for row in rows {
-            let key = "\(row.day.days)|\(row.category.rawValue)"
-            guard let position = rowOf[key] else {
-                rowOf[key] = total.count
+            guard let position = rowOf[row.key] else {
+                rowOf[row.key] = total.count
                 total.append(row)
                 continue
             }
@@ -222,11 +227,10 @@ public enum PushSummaries {
     static func sortedHealth(_ rows: [PushHealthRow]) -> [PushHealthRow] {
         rows.sorted { left, right in
             if left.day != right.day { return left.day < right.day }
-            for (a, b) in [
-                (left.provider.rawValue, right.provider.rawValue), (left.platform.rawValue, right.platform.rawValue),
-                (left.appSurface.rawValue, right.appSurface.rawValue),
-            ] where a != b {
-                return bytesLess(a, b)
+            if left.provider != right.provider { return bytesLess(left.provider.rawValue, right.provider.rawValue) }
+            if left.platform != right.platform { return bytesLess(left.platform.rawValue, right.platform.rawValue) }
+            if left.appSurface != right.appSurface {
+                return bytesLess(left.appSurface.rawValue, right.appSurface.rawValue)
             }
             if left.appVersion != right.appVersion {
                 // NULL is its own group, sorted first.
@@ -248,10 +252,10 @@ public enum PushSummaries {
             if facts[index].outcome == .delivered { hasDelivered[delivery.intent] = true }
         }
         var rows: [PushIntentSummaryRow] = []
-        var rowOf: [Int64: Int] = [:]
+        var rowOf: [PushIntentSummaryRow.Key: Int] = [:]
         for (index, intent) in push.intents.enumerated() {
             let day = drop.zones.localDate(ZoneCatalog.utc, intent.scheduledFor)
-            let key = Int64(day.days) << 8 | Int64(PushCategory.allCases.firstIndex(of: intent.category) ?? 0)
+            let key = PushIntentSummaryRow.Key(day: day.days, category: intent.category)
             let position: Int
             if let known = rowOf[key] {
                 position = known

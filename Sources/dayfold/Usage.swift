@@ -59,6 +59,17 @@ enum Usage {
                                streaks at every step from FROM to TO, 24 h apart (each
                                what a run with that --as-of writes as its snapshot).
                                Instead of --as-of; not yet with --max-memory.
+          --state DIR          Keep what the next run may reuse in DIR (pipeline key
+                               state; a folder of its own, outside the drop and the
+                               output). Outputs are always byte-identical to a run
+                               without it. Reused: the SHA-256 of files whose size and
+                               modification time are unchanged, and under --max-memory
+                               the partitions whose inputs and as-of are unchanged. A
+                               state of another dayfold, pipeline or time-zone database,
+                               or a damaged one, means a full run; the manifest's mode,
+                               reason and recomputed_users say what happened.
+          --verify-inputs      With --state: hash every input anyway, and warn about a
+                               file whose content changed behind unchanged metadata.
           --max-memory SIZE    Memory budget, e.g. 512M (pipeline key max_memory): a
                                larger drop is split by client user and merged back
                                (same outputs, more time).

@@ -32,8 +32,8 @@ func progressWanted(_ mode: String?) throws -> Bool {
 
 func runCommand(_ argv: [String]) throws -> Int32 {
     let args = try Arguments(
-        argv, valued: ["--input", "--output", "--as-of", "--as-of-series", "--max-memory", "--progress"],
-        bare: ["--debug-tables", "--strict", "--follow-links"])
+        argv, valued: ["--input", "--output", "--as-of", "--as-of-series", "--max-memory", "--progress", "--state"],
+        bare: ["--debug-tables", "--strict", "--follow-links", "--verify-inputs"])
     if args.flags.contains("--help") {
         print(Usage.run)
         return 0
@@ -75,6 +75,13 @@ func runCommand(_ argv: [String]) throws -> Int32 {
     runner.showProgress = try progressWanted(args.options["--progress"])
     runner.keepMemoryUntilExit = true
     runner.followLinks = args.flags.contains("--follow-links")
+    runner.statePath = args.options["--state"] ?? config.state
+    runner.verifyInputs = args.flags.contains("--verify-inputs")
+    if runner.verifyInputs && runner.statePath == nil {
+        throw DayfoldError(
+            .usage, "--verify-inputs checks the digests a --state would reuse, and no --state is given",
+            fix: "add --state DIR (without a state every input is hashed anyway)")
+    }
     let layout = try? DropLayout(root: input, options: DropLayout.Options(followLinks: runner.followLinks))
     if config.maxMemory != nil, let layout, let reason = PartitionRouter.whyNotPartitioned(layout) {
         writeError(

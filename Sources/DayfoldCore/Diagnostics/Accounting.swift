@@ -4,7 +4,7 @@ public enum RowFate: Sendable {
 }
 
 /// Per-file accounting: `rowsRead = accepted + duplicate + ignored + rejected`.
-public struct FileAccount: Sendable {
+public struct FileAccount: Sendable, Codable {
     public var path: String
     public var kind: String
     public var sha256: String = ""
@@ -45,7 +45,7 @@ public struct FileAccount: Sendable {
 }
 
 /// A row that was rejected, as written to `rejects/rejects.csv`.
-public struct RejectedRecord: Sendable {
+public struct RejectedRecord: Sendable, Codable {
     public var file: String
     public var line: Int
     public var kind: String
@@ -55,7 +55,7 @@ public struct RejectedRecord: Sendable {
 
 /// An unknown column whose name is within edit distance 2 of a column the
 /// kind expects and the header lacks (SPEC §10: "did you mean timezone?").
-public struct ColumnHint: Sendable, Equatable {
+public struct ColumnHint: Sendable, Equatable, Codable {
     public var unknown: String
     public var expected: String
 

@@ -69,6 +69,17 @@ public struct IngestedDrop: Sendable {
     /// The task's id as text.
     public func taskID(_ task: DailyTask) -> String { String(decoding: taskIDs[task.id], as: UTF8.self) }
 
+    /// The users the drop's facts are about: relationships' clients and
+    /// the users of journal and health rows (the manifest's
+    /// `recomputed_users` of a run that computes them all).
+    public var userCount: Int {
+        var users = Set(relationships.map(\.clientUserID))
+        users.formUnion(healthDays.keys)
+        var seen: Set<Int32> = []
+        for entry in journal where seen.insert(entry.userIndex).inserted { users.insert(entry.userID) }
+        return users.count
+    }
+
     public var rowsRead: Int { accounts.reduce(0) { $0 + $1.rowsRead } }
     public var rowsRejected: Int { accounts.reduce(0) { $0 + $1.rejected } }
 }

@@ -26,23 +26,23 @@ public struct PushExports: Sendable {
     func user(_ index: Int32) -> String { String(decoding: users.key(index), as: UTF8.self) }
 }
 
-public enum PushProvider: String, Sendable, CaseIterable {
+public enum PushProvider: String, Sendable, CaseIterable, Codable {
     case expo = "EXPO"
     case apns = "APNS"
     case fcm = "FCM"
 }
 
-public enum PushPlatform: String, Sendable, CaseIterable {
+public enum PushPlatform: String, Sendable, CaseIterable, Codable {
     case ios = "IOS"
     case android = "ANDROID"
 }
 
-public enum PushAppSurface: String, Sendable, CaseIterable {
+public enum PushAppSurface: String, Sendable, CaseIterable, Codable {
     case coachMobile = "COACH_MOBILE"
     case clientMobile = "CLIENT_MOBILE"
 }
 
-public enum PushCategory: String, Sendable, CaseIterable {
+public enum PushCategory: String, Sendable, CaseIterable, Codable {
     case message = "MESSAGE"
     case voiceNote = "VOICE_NOTE"
     case attachment = "ATTACHMENT"

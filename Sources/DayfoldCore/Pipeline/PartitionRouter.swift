@@ -59,11 +59,27 @@ public final class PartitionRouter {
             .compactMap { $0 } + layout.pushInstallations
     }
 
-    init(layout: DropLayout, options: IngestOptions, partitions: Int, root: String) throws {
+    /// Groups go to partitions by `StableAssignment` (the same group lands in
+    /// the same partition whatever else the drop holds: an incremental run
+    /// finds its unchanged partitions again) instead of by size.
+    let stableAssignment: Bool
+
+    /// Per partition: the SHA-256 of each spill file's CSV text (by the spill's
+    /// relative path) and the relative paths of the input files linked whole
+    /// into it (kept with `stableAssignment`, for `PartitionKey`).
+    private(set) var spillDigests: [[String: String]]
+    private(set) var linkedFiles: [[String]]
+
+    init(layout: DropLayout, options: IngestOptions, partitions: Int, root: String, stableAssignment: Bool = false)
+        throws
+    {
         self.layout = layout
         self.options = options
         self.partitions = partitions
         self.root = root
+        self.stableAssignment = stableAssignment
+        spillDigests = Array(repeating: [:], count: partitions)
+        linkedFiles = Array(repeating: [], count: partitions)
         ingestor = DropIngestor(layout: layout, options: options)
         try ingestor.readRelationships()
         for relationship in ingestor.drop.relationships {
@@ -264,9 +280,9 @@ public final class PartitionRouter {
         for (user, file) in layout.healthXML { bytesOfNode[Int(node(user))] += layout.size(of: file.relativePath) }
         assignPartitions()
         let folders = (0..<partitions).map { root + "/p\($0)" }
-        for folder in folders {
+        for (index, folder) in folders.enumerated() {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for file in PartitionRouter.sharedFiles(layout) { try link(file, into: folder) }
+            for file in PartitionRouter.sharedFiles(layout) { try link(file, into: folder, partition: index) }
             // Every partition of a drop with push/ writes the push tables.
             if layout.hasPushFolder {
                 try FileManager.default.createDirectory(
@@ -274,13 +290,15 @@ public final class PartitionRouter {
             }
         }
         for (user, file) in layout.healthXML {
-            try link(file, into: folders[partition(of: node(user))])
+            let target = partition(of: node(user))
+            try link(file, into: folders[target], partition: target)
         }
         // An unzipped export's other files go with it: its account counts them.
         for (folder, files) in layout.healthExportParts {
             let user = folder.split(separator: "/").dropFirst().first.map(String.init) ?? ""
             guard let owner = nodeOfUser[user] else { continue }
-            for file in files { try link(file, into: folders[partition(of: owner)]) }
+            let target = partition(of: owner)
+            for file in files { try link(file, into: folders[target], partition: target) }
         }
         for (kind, files) in kinds {
             for file in files {
@@ -290,7 +308,8 @@ public final class PartitionRouter {
                 originalPaths[spillPath] = file.relativePath
                 func writer(_ partition: Int) throws -> SpillWriter {
                     if let known = writers[partition] { return known }
-                    let created = try SpillWriter(path: folders[partition] + "/" + spillPath, header: headerText)
+                    let created = try SpillWriter(
+                        path: folders[partition] + "/" + spillPath, header: headerText, hashing: stableAssignment)
                     writers[partition] = created
                     return created
                 }
@@ -302,7 +321,10 @@ public final class PartitionRouter {
                     headerText = Array(record.rawBytes)
                 }
                 _ = try writer(0)  // every input file has an account, even when all its rows went elsewhere
-                for spill in writers.values { try spill.close() }
+                for (partition, spill) in writers {
+                    try spill.close()
+                    if stableAssignment { spillDigests[partition][spillPath] = spill.digest() }
+                }
             }
         }
         // Routing is done: the per-delivery map (as large as the deliveries)
@@ -323,6 +345,20 @@ public final class PartitionRouter {
     /// so no partition is much bigger than the drop / K (deterministic: ties
     /// by the group's first user id).
     private func assignPartitions() {
+        if stableAssignment {
+            // Each group by the smallest of its user ids (bytes), so a
+            // group's partition follows from its members alone.
+            var smallest: [Int32: String] = [:]
+            for (index, user) in users.enumerated() {
+                let root = find(Int32(index))
+                if let known = smallest[root], !bytesLess(user, known) { continue }
+                smallest[root] = user
+            }
+            for (root, user) in smallest {
+                partitionOfRoot[root] = StableAssignment.partition(of: user, among: partitions)
+            }
+            return
+        }
         var size: [Int32: Int64] = [:]
         for index in users.indices {
             size[find(Int32(index)), default: 0] += bytesOfNode[index]
@@ -341,7 +377,8 @@ public final class PartitionRouter {
 
     private func partition(of node: Int32) -> Int { partitionOfRoot[find(node)] ?? 0 }
 
-    private func link(_ file: DropLayout.File, into folder: String) throws {
+    private func link(_ file: DropLayout.File, into folder: String, partition: Int) throws {
+        linkedFiles[partition].append(file.relativePath)
         let target = folder + "/" + file.relativePath
         try FileManager.default.createDirectory(
             atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -438,8 +475,13 @@ final class SpillWriter {
     private let handle: FileHandle?
     private let compressor: ZstdWriter?
     private var buffer: [UInt8] = []
+    /// The SHA-256 of the CSV text written (with `hashing`): what the
+    /// partition holds, whatever its compression.
+    private var hasher = SHA256Hasher()
+    private let hashing: Bool
 
-    init(path: String, header: [UInt8]) throws {
+    init(path: String, header: [UInt8], hashing: Bool = false) throws {
+        self.hashing = hashing
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         if path.hasSuffix(".zst") {
@@ -469,6 +511,7 @@ final class SpillWriter {
     }
 
     private func flush() throws {
+        if hashing { hasher.update(buffer) }
         if let compressor { try compressor.write(buffer) } else { try handle?.write(contentsOf: buffer) }
         buffer.removeAll(keepingCapacity: true)
     }
@@ -477,4 +520,7 @@ final class SpillWriter {
         try flush()
         if let compressor { try compressor.close() } else { try handle?.close() }
     }
+
+    /// The hex SHA-256 of the CSV text written (once closed; "" without `hashing`).
+    func digest() -> String { hashing ? hasher.finalizeHex() : "" }
 }

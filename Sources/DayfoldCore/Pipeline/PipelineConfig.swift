@@ -13,12 +13,15 @@ public struct PipelineConfig: Sendable {
     public var selfSources: [String] = []
     public var maxRejectFraction = 0.05
     public var maxMemory: String?
+    /// The state folder of incremental runs (SPEC §12), relative to the
+    /// pipeline file's folder like `input` and `output`.
+    public var state: String?
     /// Digest of the file's bytes (for the manifest).
     public var digest = ""
 
     static let keys: Set<String> = [
         "name", "input", "output", "default_timezone", "streak_threshold", "progress_windows", "default_targets",
-        "self_sources", "max_reject_fraction", "max_memory",
+        "self_sources", "max_reject_fraction", "max_memory", "state",
     ]
 
     public init() {}
@@ -35,6 +38,7 @@ public struct PipelineConfig: Sendable {
         let folder = (path as NSString).deletingLastPathComponent
         config.input = config.input.map { resolve($0, against: folder) }
         config.output = config.output.map { resolve($0, against: folder) }
+        config.state = config.state.map { resolve($0, against: folder) }
         return config
     }
 
@@ -106,6 +110,7 @@ public struct PipelineConfig: Sendable {
             throw bad("\"max_reject_fraction\" must be between 0 and 1")
         }
         config.maxMemory = try string("max_memory")
+        config.state = try string("state")
         if let memory = config.maxMemory, parseByteSize(memory) == nil {
             throw bad("\"max_memory\": cannot read \"\(memory)\" (use e.g. \"512M\" or \"2G\")")
         }

@@ -53,36 +53,75 @@ extension PipelineRunner {
         var warnings: [String]
         var failedImports: Set<String>
         var outputs: [(String, Int, String)]
+        /// With a state: the manifest's `mode`/`reason`/`recomputed_users`,
+        /// and what the next state holds.
+        var stateUse: Manifest.StateUse?
+        var stateFiles: [RunState.FileFacts] = []
+        var partitionKeys: [String] = []
     }
 
-    func runPartitioned(_ layout: DropLayout, partitions: Int, publisher: OutputPublisher) throws -> PartitionedParts {
+    func runPartitioned(
+        _ layout: DropLayout, partitions: Int, publisher: OutputPublisher, state: StateContext? = nil
+    ) throws -> PartitionedParts {
         debugRSS("start")
         let spill = publisher.path(".spill")
         defer { try? FileManager.default.removeItem(atPath: spill) }
         let options = IngestOptions(
             asOf: asOf.instant, selfSources: Set(config.selfSources), defaultTimezone: config.defaultTimezone)
+        let digestPlan = InputDigestPlan(files: layout.allFiles, state: state?.usable, verify: verifyInputs)
         let router = try PartitionRouter(
-            layout: layout, options: options, partitions: partitions, root: spill + "/drops")
+            layout: layout, options: options, partitions: partitions, root: spill + "/drops",
+            stableAssignment: state != nil)
         let folders = try router.run()
         let original = router.originalPaths
         trimHeap()
         debugRSS("routed")
         let owned = router.ownedUsers()
+        // The union pass hashed the files it read; the others' SHA-256 (the
+        // subjects, Apple Health exports) is taken now: partition keys name them.
+        let routed = router.digests
+        let allFiles = layout.allFiles
+        var others: [String: String] = [:]
+        for (index, file) in allFiles.enumerated() where routed[file.relativePath] == nil {
+            // Not hashed again when the state knows it (`combine` takes the state's).
+            if digestPlan.fromState.contains(file.relativePath) && !verifyInputs { continue }
+            others[file.relativePath] = (try? SHA256Hasher.hex(file: allFiles[index].absolutePath)) ?? ""
+        }
+        let (inputDigests, verified) = digestPlan.combine { index in
+            let path = allFiles[index].relativePath
+            return (routed[path] ?? others[path]).map { ($0, Int(layout.size(of: path))) }
+        }
+        var digestOfPath: [String: String] = [:]
+        for (file, digest) in zip(allFiles, inputDigests) { digestOfPath[file.relativePath] = digest?.digest ?? "" }
+        let store = state.map { PartitionStore(state: $0.directory) }
+        let keys: [String]? = state.map { _ in
+            folders.indices.map { index in
+                PartitionKey.of(
+                    PartitionKey.Inputs(
+                        index: index, count: folders.count, configDigest: config.digest, asOf: asOf,
+                        ownedUsers: Array(owned[index]), spills: router.spillDigests[index],
+                        linked: Dictionary(
+                            router.linkedFiles[index].map { ($0, digestOfPath[$0] ?? "") },
+                            uniquingKeysWith: { first, _ in first })))
+            }
+        }
         // Files every partition reads whole: accounted and rejected once.
         let subjects = Set(PartitionRouter.sharedFiles(layout).map(\.relativePath))
-        var pushHealth: [PushHealthRow] = []
-        var pushIntents: [PushIntentSummaryRow] = []
-        var accounts: [String: FileAccount] = [:]
-        var rejects: [RejectedRecord] = []
-        var zoneWarnings: Set<String> = []
-        var invalidSchemaRows = 0
-        var healthFolderWarnings: Set<String> = []
-        var failedImports: Set<String> = []
-        var fields: [String: [ParquetField]] = [:]
+        var contributions: [PartitionContribution] = []
+        var partFolders: [String] = []
+        var reusedPartitions = 0
+        var recomputedUsers = 0
         for (index, folder) in folders.enumerated() {
             defer { trimHeap() }
+            if case .usable = state?.loaded, let key = keys?[index], let stored = store?.stored(key), let store {
+                contributions.append(stored)
+                partFolders.append(store.path(key))
+                reusedPartitions += 1
+                try? FileManager.default.removeItem(atPath: folder)
+                continue
+            }
             // Spill files are not hashed: the manifest's digests are the
-            // union pass's (and the subjects' and exports', hashed below).
+            // union pass's (and the subjects' and exports', hashed above).
             var partitionLayout = DropLayout.Options()
             partitionLayout.isPartition = true
             let drop = try PipelineRunner.ingest(
@@ -95,7 +134,59 @@ extension PipelineRunner {
             try? FileManager.default.removeItem(atPath: folder)
             debugRSS("partition \(index) ingested")
             let result = FactsStage.compute(drop, config: config, asOf: asOf, owned: owned[index])
-            for var account in drop.accounts where index == 0 || !subjects.contains(account.path) {
+            debugRSS("partition \(index) computed")
+            // The partition's tables are written side by side (they only read
+            // its facts), the largest (the events) first.
+            var builders: [@Sendable () -> OutputTable] = [
+                { ReportTables.adherenceEvents(result) }, { ReportTables.relationshipDays(result) },
+                { ReportTables.clientDays(result) }, { ReportTables.progressRanges(result) },
+                { ReportTables.riskSignals(result) }, { ReportTables.streaks(result) },
+            ]
+            if result.push != nil {
+                builders += [{ ReportTables.pushDeliveries(result) }, { ReportTables.reminderEffectiveness(result) }]
+            }
+            let partFolder = try keys.map { try store?.begin($0[index]) ?? "" } ?? spill + "/out-\(index)"
+            try FileManager.default.createDirectory(atPath: partFolder, withIntermediateDirectories: true)
+            let written = try ParallelJobs(
+                builders.map { build in
+                    {
+                        let table = build()
+                        let path = partFolder + "/\(table.name).csv"
+                        try TableWriters.writeCSV(table, to: path, guardFormulas: false)
+                        return (table.name, table.fields, (try? SystemCall.status(path).size) ?? -1)
+                    }
+                }
+            ).run()
+            let users = owned[index].filter { !$0.hasPrefix("\u{1}") }.count
+            recomputedUsers += users
+            let contribution = PartitionContribution(
+                accounts: drop.accounts, rejects: drop.rejects,
+                zoneWarnings: drop.userZones.warningsByUser.filter { owned[index].contains($0.key) }.values
+                    .flatMap { $0 }.sorted(by: bytesLess),
+                invalidSchemaRows: drop.invalidSchemaRows, healthFolderWarnings: drop.healthFolderWarnings,
+                failedImports: drop.failedImports.sorted(by: bytesLess), pushHealth: result.push?.health ?? [],
+                pushIntents: result.push?.intentSummary ?? [],
+                fields: Dictionary(written.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first }),
+                partSizes: Dictionary(written.map { ($0.0, $0.2) }, uniquingKeysWith: { first, _ in first }),
+                userCount: users)
+            if let key = keys?[index], let store {
+                partFolders.append(try store.commit(key, contribution, from: partFolder))
+            } else {
+                partFolders.append(partFolder)
+            }
+            contributions.append(contribution)
+        }
+        var pushHealth: [PushHealthRow] = []
+        var pushIntents: [PushIntentSummaryRow] = []
+        var accounts: [String: FileAccount] = [:]
+        var rejects: [RejectedRecord] = []
+        var zoneWarnings: Set<String> = []
+        var invalidSchemaRows = 0
+        var healthFolderWarnings: Set<String> = []
+        var failedImports: Set<String> = []
+        var fields: [String: [ParquetField]] = [:]
+        for (index, contribution) in contributions.enumerated() {
+            for var account in contribution.accounts where index == 0 || !subjects.contains(account.path) {
                 account.path = original[account.path] ?? account.path
                 if var merged = accounts[account.path] {
                     merged.rowsRead += account.rowsRead
@@ -110,41 +201,17 @@ extension PipelineRunner {
                     accounts[account.path] = account
                 }
             }
-            for var reject in drop.rejects where index == 0 || !subjects.contains(reject.file) {
+            for var reject in contribution.rejects where index == 0 || !subjects.contains(reject.file) {
                 reject.file = original[reject.file] ?? reject.file
                 rejects.append(reject)
             }
-            for (user, warnings) in drop.userZones.warningsByUser where owned[index].contains(user) {
-                zoneWarnings.formUnion(warnings)
-            }
-            invalidSchemaRows += drop.invalidSchemaRows
-            healthFolderWarnings.formUnion(drop.healthFolderWarnings)
-            failedImports.formUnion(drop.failedImports)
-            debugRSS("partition \(index) computed")
-            // The partition's tables are written side by side (they only read
-            // its facts), the largest (the events) first.
-            var builders: [@Sendable () -> OutputTable] = [
-                { ReportTables.adherenceEvents(result) }, { ReportTables.relationshipDays(result) },
-                { ReportTables.clientDays(result) }, { ReportTables.progressRanges(result) },
-                { ReportTables.riskSignals(result) }, { ReportTables.streaks(result) },
-            ]
-            if let push = result.push {
-                builders += [{ ReportTables.pushDeliveries(result) }, { ReportTables.reminderEffectiveness(result) }]
-                pushHealth += push.health
-                pushIntents += push.intentSummary
-            }
-            let folder = spill + "/out-\(index)"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let written = try ParallelJobs(
-                builders.map { build in
-                    {
-                        let table = build()
-                        try TableWriters.writeCSV(table, to: folder + "/\(table.name).csv", guardFormulas: false)
-                        return (table.name, table.fields)
-                    }
-                }
-            ).run()
-            for (name, tableFields) in written { fields[name] = tableFields }
+            zoneWarnings.formUnion(contribution.zoneWarnings)
+            invalidSchemaRows += contribution.invalidSchemaRows
+            healthFolderWarnings.formUnion(contribution.healthFolderWarnings)
+            failedImports.formUnion(contribution.failedImports)
+            pushHealth += contribution.pushHealth
+            pushIntents += contribution.pushIntents
+            fields.merge(contribution.fields) { first, _ in first }
         }
         for folder in ["reports", "rejects", "snapshots"] + (debugTables ? ["debug"] : []) {
             try FileManager.default.createDirectory(atPath: publisher.path(folder), withIntermediateDirectories: true)
@@ -153,11 +220,11 @@ extension PipelineRunner {
         var jobs: [@Sendable () throws -> [(String, Int, String)]] = PipelineRunner.partitionTables(
             push: layout.hasPushFolder
         ).map { table in
-            { [fields] in
+            { [fields, partFolders] in
                 let merger = SortedTableMerger(fields: fields[table.name] ?? [], keyColumns: table.keyColumns)
                 let snapshot = "snapshots/\(table.name).parquet"
                 let rows = try merger.merge(
-                    inputs: folders.indices.map { spill + "/out-\($0)/\(table.name).csv" },
+                    inputs: partFolders.map { $0 + "/\(table.name).csv" },
                     report: table.report.map(publisher.path), snapshot: publisher.path(snapshot),
                     debug: debug ? publisher.path("debug/\(table.name).csv") : nil)
                 debugRSS("merged \(table.name)")
@@ -193,30 +260,41 @@ extension PipelineRunner {
         debugRSS("partitions done")
         // Merges hold a row group each (tens of MB), far less than a
         // partition's facts, so two run side by side.
-        let hashedFiles = layout.readingOrder.filter { accounts[$0.relativePath] != nil }
-        // The union pass hashed the files it read; the others' SHA-256 (the
-        // subjects, Apple Health exports) is taken alongside the merges.
-        let known = router.digests
-        let inputPaths = hashedFiles.map { known[$0.relativePath] == nil ? $0.absolutePath : nil }
-        let inputHashes = BackgroundValue {
-            inputPaths.map { path in path.map { (try? SHA256Hasher.hex(file: $0)) ?? "" } }
-        }
         var outputs = try ParallelJobs(jobs).run().flatMap { $0 }
         outputs.sort { bytesLess($0.0, $1.0) }
         debugRSS("merges done")
         var ordered: [FileAccount] = []
-        for (file, hash) in zip(hashedFiles, inputHashes.value()) {
+        for file in layout.readingOrder {
             guard var account = accounts[file.relativePath] else { continue }
-            account.sha256 = hash ?? known[file.relativePath] ?? ""
+            account.sha256 = digestOfPath[file.relativePath] ?? ""
             ordered.append(account)
         }
         debugRSS("inputs hashed")
-        return PartitionedParts(
+        var parts = PartitionedParts(
             accounts: ordered, rejects: rejects,
             warnings: PipelineRunner.warnings(
                 invalidSchemaRows: invalidSchemaRows, zoneWarnings: zoneWarnings, accounts: ordered)
-                + healthFolderWarnings.sorted(by: bytesLess),
+                + healthFolderWarnings.sorted(by: bytesLess) + verified,
             failedImports: failedImports, outputs: outputs)
+        if let state {
+            let reused =
+                reusedPartitions == 0
+                ? nil
+                : "\(reusedPartitions) of \(folders.count) partitions reused from the state "
+                    + "(their inputs, the pipeline and the as-of are unchanged)"
+            let fullBecause =
+                state.usable.map { $0.asOf != asOf.instant }
+                    == true
+                ? "the as-of moved since the state was written (\(state.usable?.asOf.description ?? "") → "
+                    + "\(asOf.instant.description)), so every partition is recomputed"
+                : "every partition's inputs changed since the state was written"
+            parts.stateUse = state.use(
+                recomputedUsers: recomputedUsers, digestsFromState: digestPlan.fromState, reused: reused,
+                fullBecause: fullBecause)
+            parts.stateFiles = digestPlan.stateFiles(inputDigests)
+            parts.partitionKeys = keys ?? []
+        }
+        return parts
     }
 }
 

@@ -22,6 +22,10 @@ public struct PipelineRunner {
     /// `--as-of-series`: also publish `history/` for each step (SPEC §12);
     /// its last step is `asOf`.
     public var asOfSeries: AsOfSeries?
+    /// `--state DIR` (pipeline key `state`, SPEC §12): what the next run may reuse.
+    public var statePath: String?
+    /// `--verify-inputs`: hash every input even where the state knows its digest.
+    public var verifyInputs = false
 
     public init(config: PipelineConfig, input: String, output: String, asOf: ParsedInstant) {
         self.config = config
@@ -135,6 +139,10 @@ public struct PipelineRunner {
         // refused output costs nothing and changes nothing.
         let target = try OutputTarget(output: output, drop: input)
         let layout = try DropLayout(root: input, options: DropLayout.Options(followLinks: followLinks))
+        let state = try statePath.map { path in
+            let directory = try StateDirectory(path: path, drop: input, output: target.destination)
+            return StateContext(directory: directory, loaded: directory.load(configDigest: config.digest))
+        }
         var outcome: Outcome
         if let series = asOfSeries {
             guard series.steps.last?.instant == asOf.instant else {
@@ -147,16 +155,18 @@ public struct PipelineRunner {
             }
         }
         if case .partitioned(let partitions) = memoryProfile(layout) {
-            outcome = try runWithPartitions(layout, partitions: partitions, target: target)
+            outcome = try runWithPartitions(layout, partitions: partitions, target: target, state: state)
         } else {
-            outcome = try runWhole(layout, target: target)
+            outcome = try runWhole(layout, target: target, state: state)
         }
         outcome.unrecognizedFiles = layout.unrecognizedFiles.count
         return outcome
     }
 
     /// Under a memory budget smaller than the drop: partition, then merge.
-    private func runWithPartitions(_ layout: DropLayout, partitions: Int, target: OutputTarget) throws -> Outcome {
+    private func runWithPartitions(
+        _ layout: DropLayout, partitions: Int, target: OutputTarget, state: StateContext?
+    ) throws -> Outcome {
         let started = Date()
         let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
         stages.begin("partitioned run (\(partitions) partitions)")
@@ -165,7 +175,7 @@ public struct PipelineRunner {
         let parts: PartitionedParts
         var publishWarnings: [String] = []
         do {
-            parts = try runPartitioned(layout, partitions: partitions, publisher: publisher)
+            parts = try runPartitioned(layout, partitions: partitions, publisher: publisher, state: state)
             HeaderNotices.report(parts.accounts)
             let timings = [("partitioned run", Date().timeIntervalSince(started))]
             var manifest = Manifest(
@@ -174,11 +184,13 @@ public struct PipelineRunner {
                 failedImports: parts.failedImports.sorted(by: bytesLess), timings: timings,
                 unrecognizedFiles: layout.unrecognizedFiles)
             manifest.hasPushFolder = layout.hasPushFolder
+            manifest.stateUse = parts.stateUse
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
             publishWarnings = try publisher.publish()
         } catch {
             throw PipelineRunner.writeFailure(error, publisher)
         }
+        publishWarnings += saveState(state, files: parts.stateFiles, partitionKeys: parts.partitionKeys)
         var outcome = outcome(
             read: parts.accounts.reduce(0) { $0 + $1.rowsRead },
             rejected: parts.accounts.reduce(0) { $0 + $1.rejected },
@@ -188,7 +200,7 @@ public struct PipelineRunner {
         return outcome
     }
 
-    private func runWhole(_ layout: DropLayout, target: OutputTarget) throws -> Outcome {
+    private func runWhole(_ layout: DropLayout, target: OutputTarget, state: StateContext?) throws -> Outcome {
         var timings: [(String, Double)] = []
         var clock = Date()
         func lap(_ stage: String) {
@@ -200,9 +212,12 @@ public struct PipelineRunner {
         let config = config
         let asOf = asOf
         // Every input's SHA-256 is taken on a thread of its own, two files at
-        // a time, beside the whole run (see `FileDigests`).
+        // a time, beside the whole run (see `FileDigests`); with a state,
+        // only those of files it does not know.
         let inputFiles = layout.allFiles
-        let inputDigests = BackgroundValue(idle: true) { FileDigests.hex(of: inputFiles.map(\.absolutePath)) }
+        let digestPlan = InputDigestPlan(files: inputFiles, state: state?.usable, verify: verifyInputs)
+        let hashPaths = digestPlan.pathsToHash
+        let inputDigests = BackgroundValue(idle: true) { FileDigests.hex(of: hashPaths) }
         let early = EarlyClientSide()
         // The staging folder exists from the start: an as-of series writes
         // its earlier steps there before the run's own as-of is read.
@@ -224,6 +239,7 @@ public struct PipelineRunner {
             throw error
         }
         lap("ingest")
+        let userCount = drop.userCount
         // From here on the facts and the writing, with the event snapshot
         // beside them, keep both cores busy: left in the idle class, what is
         // left of the digests would only run once they are done, alone.
@@ -272,6 +288,7 @@ public struct PipelineRunner {
         lap("compute")
         stages.begin("write")
         var publishWarnings: [String] = []
+        var stateFiles: [RunState.FileFacts] = []
         do {
             // Tables are built inside the jobs, so their sorting runs in parallel too.
             let reportTables: [(String, @Sendable () -> OutputTable)] = [
@@ -364,25 +381,48 @@ public struct PipelineRunner {
             }
             outputs.sort { bytesLess($0.0, $1.0) }
             lap("write")
-            let (hashedInputs, changed) = PipelineRunner.digested(
-                drop.accounts, files: inputFiles, digests: inputDigests.value())
-            warnings += changed
+            let (digests, verified) = digestPlan.combine(inputDigests.value())
+            let (hashedInputs, changed) = PipelineRunner.digested(drop.accounts, files: inputFiles, digests: digests)
+            warnings += verified + changed
             var manifest = Manifest(
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: hashedInputs,
                 outputs: outputs, warnings: warnings,
                 failedImports: drop.failedImports.sorted(by: bytesLess),
                 timings: timings, unrecognizedFiles: drop.unrecognizedFiles)
             manifest.hasPushFolder = layout.hasPushFolder
+            manifest.stateUse = state?.use(recomputedUsers: userCount, digestsFromState: digestPlan.fromState)
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
             publishWarnings = try publisher.publish()
+            stateFiles = digestPlan.stateFiles(digests)
         } catch {
             throw PipelineRunner.writeFailure(error, publisher)
         }
+        publishWarnings += saveState(state, files: stateFiles)
         if keepMemoryUntilExit { KeptUntilExit.keep((drop, result)) }
         var outcome = outcome(read: drop.rowsRead, rejected: drop.rowsRejected, publisher: publisher)
         outcome.warnings = warnings + publishWarnings
         outcome.failedImports = drop.failedImports.sorted(by: bytesLess)
         return outcome
+    }
+
+    /// Replaces the state once the outputs are published; a failure is a
+    /// warning (the outputs stand, and the previous state is still whole).
+    private func saveState(
+        _ state: StateContext?, files: [RunState.FileFacts], partitionKeys: [String] = []
+    ) -> [String] {
+        guard let state else { return [] }
+        do {
+            try state.directory.save(
+                RunState(
+                    configDigest: config.digest, pipeline: config.name, asOf: asOf.instant, files: files,
+                    partitionKeys: partitionKeys))
+            // Partitions only the replaced state named are no longer needed.
+            PartitionStore(state: state.directory).removeUnreferenced(keeping: Set(partitionKeys))
+            return []
+        } catch {
+            let text = (error as? DayfoldError)?.message ?? "\(error)"
+            return ["\(text); the next run with this state reads every input again"]
+        }
     }
 
     /// The series' steps before the run's own as-of, one after the other

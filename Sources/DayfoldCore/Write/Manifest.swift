@@ -19,6 +19,27 @@ public struct Manifest {
     /// Whether the drop has a `push/` folder, so the push tables were
     /// written (SPEC §11.3: without one they are not, and the manifest says so).
     public var hasPushFolder = false
+    /// How a run with `--state` used it (SPEC §12); nil without one.
+    public var stateUse: StateUse?
+
+    /// The manifest's `mode`, `reason` and `recomputed_users`, and which
+    /// inputs' digests came from the state rather than a reading.
+    public struct StateUse: Sendable, Equatable {
+        public enum Mode: String, Sendable {
+            case full, incremental
+        }
+        public var mode: Mode
+        public var reason: String
+        public var recomputedUsers: Int
+        public var digestsFromState: Set<String>
+
+        public init(mode: Mode, reason: String, recomputedUsers: Int, digestsFromState: Set<String>) {
+            self.mode = mode
+            self.reason = reason
+            self.recomputedUsers = recomputedUsers
+            self.digestsFromState = digestsFromState
+        }
+    }
 
     public func json() -> String {
         var lines: [String] = ["{"]
@@ -38,6 +59,9 @@ public struct Manifest {
                 fields.append(
                     "\"unknown_columns\": [\(account.unknownColumns.map { jsonString(Manifest.echoed($0)) }.joined(separator: ", "))]"
                 )
+            }
+            if stateUse?.digestsFromState.contains(account.path) == true {
+                fields.append("\"sha256_from\": \"state\"")
             }
             if let failed = account.failed { fields.append("\"failed\": \(jsonString(failed))") }
             if let skipped = account.skipped { fields.append("\"skipped\": \(jsonString(skipped))") }
@@ -59,6 +83,11 @@ public struct Manifest {
         lines.append(
             "  \"push_outputs\": "
                 + jsonString(hasPushFolder ? "written" : "not written: the drop has no push/ folder") + ",")
+        if let stateUse {
+            lines.append("  \"mode\": \(jsonString(stateUse.mode.rawValue)),")
+            lines.append("  \"reason\": \(jsonString(stateUse.reason)),")
+            lines.append("  \"recomputed_users\": \(stateUse.recomputedUsers),")
+        }
         let timingLines = timings.map { "\(jsonString($0.0)): \(String(format: "%.3f", $0.1))" }
         lines.append("  \"timings_seconds\": {\(timingLines.joined(separator: ", "))}")
         lines.append("}")

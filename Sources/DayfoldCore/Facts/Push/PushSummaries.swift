@@ -1,6 +1,6 @@
 /// `push_delivery_health` (SPEC §11.3): one row per (day, provider,
 /// platform, app_surface, app_version, category) with a delivery.
-public struct PushHealthRow: Sendable {
+public struct PushHealthRow: Sendable, Codable {
     public var day: LocalDate
     public var provider: PushProvider
     public var platform: PushPlatform
@@ -57,7 +57,7 @@ public struct PushHealthRow: Sendable {
 }
 
 /// `push_intent_summary` (SPEC §11.3): one row per (UTC date of `scheduled_for`, category).
-public struct PushIntentSummaryRow: Sendable {
+public struct PushIntentSummaryRow: Sendable, Codable {
     public var day: LocalDate
     public var category: PushCategory
     public var intents = 0

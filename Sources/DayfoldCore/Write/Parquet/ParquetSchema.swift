@@ -1,6 +1,6 @@
 /// The column types dayfold writes. Each maps to one Parquet physical type
 /// plus, where it matters to readers, a logical type.
-public enum ParquetType: Sendable, Equatable, CaseIterable {
+public enum ParquetType: Sendable, Equatable, CaseIterable, Codable {
     /// BOOLEAN.
     case boolean
     /// INT32 without annotation.
@@ -19,7 +19,7 @@ public enum ParquetType: Sendable, Equatable, CaseIterable {
 }
 
 /// One top-level column of a flat Parquet schema.
-public struct ParquetField: Sendable, Equatable {
+public struct ParquetField: Sendable, Equatable, Codable {
     public var name: String
     public var type: ParquetType
     /// OPTIONAL (NULLs allowed, definition levels written) or REQUIRED.

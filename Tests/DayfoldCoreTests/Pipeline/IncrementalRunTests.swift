@@ -237,4 +237,67 @@ import Testing
                 asOf: asOf, budget: ["--max-memory", "3M"], seed: 11, steps: 3)
         }
     }
+
+    /// A run that fails (here: its drop lost relationships.csv) publishes
+    /// nothing and leaves the state as it was, byte for byte.
+    @Test func aFailedRunLeavesThePreviousStateWhole() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let drop = root.appendingPathComponent("drop")
+        try FileManager.default.copyItem(at: Self.sample, to: drop)
+        let state = root.appendingPathComponent("state")
+        let arguments = [
+            "run", "--input", drop.path, "--output", root.appendingPathComponent("out").path, "--as-of",
+            "2026-03-31T18:00:00Z", "--state", state.path,
+        ]
+        #expect(try DayfoldProcess.run(arguments).status == 0)
+        let before = try TreeSnapshot.of(state)
+        try FileManager.default.removeItem(at: drop.appendingPathComponent("subjects/relationships.csv"))
+        let failed = try DayfoldProcess.run(arguments)
+        #expect(failed.status == 1, "\(failed.stderr)")
+        #expect(try TreeSnapshot.of(state) == before)
+    }
+
+    /// The second run of an unchanged drop takes every digest from the
+    /// state and says so; a state of another pipeline is a full run, with why.
+    @Test func theManifestSaysWhatTheStateGave() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let output = root.appendingPathComponent("out")
+        let state = root.appendingPathComponent("state")
+        func run(_ extra: [String]) throws -> [String: Any] {
+            let result = try DayfoldProcess.run(
+                [
+                    "run", "--input", Self.sample.path, "--output", output.path, "--as-of", "2026-03-31T18:00:00Z",
+                    "--state", state.path,
+                ] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try Self.manifestJSON(output)
+        }
+        let first = try run([])
+        #expect(first["mode"] as? String == "full")
+        #expect((first["reason"] as? String)?.contains("first run") == true)
+        let second = try run(["--max-memory", "2M"])
+        let inputs = (second["inputs"] as? [[String: Any]]) ?? []
+        #expect(!inputs.isEmpty && inputs.allSatisfy { $0["sha256_from"] as? String == "state" })
+        let third = try run(["--max-memory", "2M"])
+        #expect(third["mode"] as? String == "incremental", "\(third["reason"] ?? "")")
+        #expect(third["recomputed_users"] as? Int == 0)
+        let verified = try run(["--max-memory", "2M", "--verify-inputs"])
+        #expect(((verified["inputs"] as? [[String: Any]]) ?? []).allSatisfy { $0["sha256_from"] == nil })
+        let pipeline = root.appendingPathComponent("other.json")
+        try Data(#"{"name": "other", "streak_threshold": 0.5}"#.utf8).write(to: pipeline)
+        let other = try run([pipeline.path])
+        #expect(other["mode"] as? String == "full")
+        #expect((other["reason"] as? String)?.contains("pipeline changed") == true, "\(other["reason"] ?? "")")
+    }
+
+    @Test func verifyInputsWithoutAStateIsAUsageError() throws {
+        let result = try DayfoldProcess.run([
+            "run", "--input", Self.sample.path, "--output", "/tmp/never", "--as-of", "2026-03-31T18:00:00Z",
+            "--verify-inputs",
+        ])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--state"))
+    }
 }

@@ -58,7 +58,8 @@ enum Usage {
                                for relationship_days, progress_ranges, risk_signals and
                                streaks at every step from FROM to TO, 24 h apart (each
                                what a run with that --as-of writes as its snapshot).
-                               Instead of --as-of; not yet with --max-memory.
+                               Instead of --as-of; with --max-memory each step is a
+                               partitioned run (same bytes).
           --state DIR          Keep what the next run may reuse in DIR (pipeline key
                                state; a folder of its own, outside the drop and the
                                output). Outputs are always byte-identical to a run

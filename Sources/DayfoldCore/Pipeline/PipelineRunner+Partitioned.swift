@@ -61,10 +61,13 @@ extension PipelineRunner {
     }
 
     func runPartitioned(
-        _ layout: DropLayout, partitions: Int, publisher: OutputPublisher, state: StateContext? = nil
+        _ layout: DropLayout, partitions: Int, staging: String, state: StateContext? = nil
     ) throws -> PartitionedParts {
         debugRSS("start")
-        let spill = publisher.path(".spill")
+        // Outputs are written under `staging` (the publisher's staging folder,
+        // or an as-of series step's folder inside it).
+        let path: @Sendable (String) -> String = { staging + "/" + $0 }
+        let spill = path(".spill")
         defer { try? FileManager.default.removeItem(atPath: spill) }
         let options = IngestOptions(
             asOf: asOf.instant, selfSources: Set(config.selfSources), defaultTimezone: config.defaultTimezone)
@@ -214,7 +217,7 @@ extension PipelineRunner {
             fields.merge(contribution.fields) { first, _ in first }
         }
         for folder in ["reports", "rejects", "snapshots"] + (debugTables ? ["debug"] : []) {
-            try FileManager.default.createDirectory(atPath: publisher.path(folder), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: path(folder), withIntermediateDirectories: true)
         }
         let debug = debugTables
         var jobs: [@Sendable () throws -> [(String, Int, String)]] = PipelineRunner.partitionTables(
@@ -225,12 +228,12 @@ extension PipelineRunner {
                 let snapshot = "snapshots/\(table.name).parquet"
                 let rows = try merger.merge(
                     inputs: partFolders.map { $0 + "/\(table.name).csv" },
-                    report: table.report.map(publisher.path), snapshot: publisher.path(snapshot),
-                    debug: debug ? publisher.path("debug/\(table.name).csv") : nil)
+                    report: table.report.map(path), snapshot: path(snapshot),
+                    debug: debug ? path("debug/\(table.name).csv") : nil)
                 debugRSS("merged \(table.name)")
-                var written = [(snapshot, rows, try SHA256Hasher.hex(file: publisher.path(snapshot)))]
+                var written = [(snapshot, rows, try SHA256Hasher.hex(file: path(snapshot)))]
                 if let report = table.report {
-                    written.append((report, rows, try SHA256Hasher.hex(file: publisher.path(report))))
+                    written.append((report, rows, try SHA256Hasher.hex(file: path(report))))
                 }
                 return written
             }
@@ -245,14 +248,14 @@ extension PipelineRunner {
             for table in summaries {
                 jobs.append {
                     try PipelineRunner.writeReportAndSnapshot(
-                        table, report: "reports/\(table.name).csv", in: publisher.staging, debug: debug)
+                        table, report: "reports/\(table.name).csv", in: staging, debug: debug)
                 }
             }
         }
         let rejectRows = ReportTables.rejects(rejects)
         jobs.append {
-            let path = publisher.path("rejects/rejects.csv")
-            let writer = try CSVReportWriter(path: path, header: ReportTables.rejectsHeader)
+            let rejectsPath = path("rejects/rejects.csv")
+            let writer = try CSVReportWriter(path: rejectsPath, header: ReportTables.rejectsHeader)
             for row in rejectRows { try writer.append(row: row) }
             try writer.finish()
             return [("rejects/rejects.csv", writer.rows, writer.sha256 ?? "")]

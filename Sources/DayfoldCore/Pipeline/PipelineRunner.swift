@@ -148,11 +148,6 @@ public struct PipelineRunner {
             guard series.steps.last?.instant == asOf.instant else {
                 preconditionFailure("an as-of series ends at the run's as-of")
             }
-            if case .partitioned = memoryProfile(layout) {
-                throw DayfoldError(
-                    .usage, "--as-of-series cannot run under max_memory yet (issue 21)",
-                    fix: "run the series without --max-memory (or a max_memory larger than the drop)")
-            }
         }
         if case .partitioned(let partitions) = memoryProfile(layout) {
             outcome = try runWithPartitions(layout, partitions: partitions, target: target, state: state)
@@ -172,10 +167,17 @@ public struct PipelineRunner {
         stages.begin("partitioned run (\(partitions) partitions)")
         defer { stages.finish() }
         let publisher = try OutputPublisher(target: target)
-        let parts: PartitionedParts
+        var parts: PartitionedParts
         var publishWarnings: [String] = []
         do {
-            parts = try runPartitioned(layout, partitions: partitions, publisher: publisher, state: state)
+            var history: [(String, Int, String)] = []
+            if let series = asOfSeries {
+                history = try writePartitionedHistory(
+                    layout, partitions: partitions, steps: Array(series.steps.dropLast()), publisher: publisher)
+            }
+            parts = try runPartitioned(layout, partitions: partitions, staging: publisher.staging, state: state)
+            parts.outputs += try copyLastStep(parts.outputs, publisher: publisher) + history
+            parts.outputs.sort { bytesLess($0.0, $1.0) }
             HeaderNotices.report(parts.accounts)
             let timings = [("partitioned run", Date().timeIntervalSince(started))]
             var manifest = Manifest(
@@ -365,20 +367,7 @@ public struct PipelineRunner {
             }
             let eventsOutput = try events.get()
             var outputs = try written.get().flatMap { $0 } + [eventsOutput] + historyOutputs
-            // The series' last step is this run: its history parts are its snapshots, copied.
-            if let last = asOfSeries?.steps.last {
-                for table in AsOfSeries.tables {
-                    guard let snapshot = outputs.first(where: { $0.0 == "snapshots/\(table).parquet" }) else {
-                        continue
-                    }
-                    let path = AsOfSeries.path(table: table, step: last)
-                    try FileManager.default.createDirectory(
-                        atPath: (publisher.path(path) as NSString).deletingLastPathComponent,
-                        withIntermediateDirectories: true)
-                    try FileManager.default.copyItem(atPath: publisher.path(snapshot.0), toPath: publisher.path(path))
-                    outputs.append((path, snapshot.1, snapshot.2))
-                }
-            }
+            outputs += try copyLastStep(outputs, publisher: publisher)
             outputs.sort { bytesLess($0.0, $1.0) }
             lap("write")
             let (digests, verified) = digestPlan.combine(inputDigests.value())
@@ -452,6 +441,54 @@ public struct PipelineRunner {
                 } catch {
                     throw DayfoldError(.output, "writing \(path) failed: \(error)")
                 }
+            }
+        }
+        return outputs
+    }
+
+    /// The series' last step is the run itself: its history parts are the
+    /// run's snapshots, copied. Returns their paths, rows and SHA-256.
+    private func copyLastStep(
+        _ outputs: [(String, Int, String)], publisher: OutputPublisher
+    ) throws -> [(String, Int, String)] {
+        guard let last = asOfSeries?.steps.last else { return [] }
+        var copied: [(String, Int, String)] = []
+        for table in AsOfSeries.tables {
+            guard let snapshot = outputs.first(where: { $0.0 == "snapshots/\(table).parquet" }) else { continue }
+            let path = AsOfSeries.path(table: table, step: last)
+            try FileManager.default.createDirectory(
+                atPath: (publisher.path(path) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: publisher.path(snapshot.0), toPath: publisher.path(path))
+            copied.append((path, snapshot.1, snapshot.2))
+        }
+        return copied
+    }
+
+    /// An as-of series under a memory budget: each step before the run's own
+    /// as-of is a partitioned run into a folder of the staging directory,
+    /// whose history tables are kept and the rest let go.
+    private func writePartitionedHistory(
+        _ layout: DropLayout, partitions: Int, steps: [ParsedInstant], publisher: OutputPublisher
+    ) throws -> [(String, Int, String)] {
+        var outputs: [(String, Int, String)] = []
+        for step in steps {
+            var runner = self
+            runner.asOf = step
+            runner.asOfSeries = nil
+            runner.debugTables = false
+            let folder = publisher.path(".series-step")
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let parts = try runner.runPartitioned(layout, partitions: partitions, staging: folder)
+            for table in AsOfSeries.tables {
+                guard let snapshot = parts.outputs.first(where: { $0.0 == "snapshots/\(table).parquet" }) else {
+                    continue
+                }
+                let path = AsOfSeries.path(table: table, step: step)
+                try FileManager.default.createDirectory(
+                    atPath: (publisher.path(path) as NSString).deletingLastPathComponent,
+                    withIntermediateDirectories: true)
+                try SystemCall.rename(folder + "/" + snapshot.0, publisher.path(path))
+                outputs.append((path, snapshot.1, snapshot.2))
             }
         }
         return outputs

@@ -76,7 +76,7 @@ import Testing
         }
     }
 
-    @Test func aSeriesWithAnAsOfOrUnderABudgetIsAUsageError() throws {
+    @Test func aSeriesWithAnAsOfIsAUsageError() throws {
         let root = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let both = try DayfoldProcess.run([
@@ -84,11 +84,30 @@ import Testing
             "--as-of", "2026-03-30T18:00:00Z", "--as-of-series", "2026-03-28T18:00:00Z..2026-03-30T18:00:00Z",
         ])
         #expect(both.status == 2 && both.stderr.contains("--as-of and --as-of-series"), "\(both.stderr)")
-        let budget = try DayfoldProcess.run([
-            "run", Self.pipeline, "--input", Self.input, "--output", root.appendingPathComponent("b").path,
-            "--as-of-series", "2026-03-28T18:00:00Z..2026-03-30T18:00:00Z", "--max-memory", "100K",
-        ])
-        #expect(budget.status == 2 && budget.stderr.contains("max_memory"), "\(budget.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("b").path), "nothing published")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("a").path), "nothing published")
+    }
+
+    /// Under a memory budget each step is a partitioned run: the history
+    /// and the outputs are, byte for byte, the whole series run's.
+    @Test func aSeriesUnderABudgetEqualsTheWholeSeries() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        var trees: [[String: String]] = []
+        for (name, extra) in [("whole", [String]()), ("budget", ["--max-memory", "2M"])] {
+            let output = root.appendingPathComponent(name)
+            let run = try DayfoldProcess.run(
+                [
+                    "run", Self.pipeline, "--input", Self.input, "--output", output.path, "--as-of-series",
+                    "2026-03-28T18:00:00Z..2026-03-30T18:00:00Z",
+                ] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            var tree = try TreeSnapshot.of(output)
+            tree.removeValue(forKey: "manifest.json")
+            trees.append(tree)
+            let manifest = try String(contentsOf: output.appendingPathComponent("manifest.json"), encoding: .utf8)
+            #expect(manifest.contains("history/streaks/as_of_date=2026-03-28/part-0.parquet"))
+        }
+        #expect(trees[0].keys.contains("history/risk_signals/as_of_date=2026-03-29/part-0.parquet"))
+        #expect(trees[0] == trees[1], "\(Set(trees[0].map { "\($0)" }).symmetricDifference(trees[1].map { "\($0)" }))")
     }
 }

@@ -29,6 +29,61 @@ extension PipelineRunner {
         return Int(min(64, max(1, (needed + usable - 1) / usable)))
     }
 
+    /// Ingests and computes the partition drop `folder` (whose outputs are
+    /// those of the users in `owned`), writes its sorted table parts into
+    /// `partFolder` and returns what it adds to the merge. `removeWhenRead`:
+    /// the folder is the run's own spill, removed once read.
+    func computePartition(
+        _ folder: String, owned: Set<String>, into partFolder: String, removeWhenRead: Bool = true
+    ) throws -> PartitionContribution {
+        // Spill files are not hashed: the manifest's digests are the drop's.
+        var partitionLayout = DropLayout.Options()
+        partitionLayout.isPartition = true
+        let drop = try PipelineRunner.ingest(
+            input: folder, config: config, asOf: asOf, hashInputs: false, hashWhileReading: false,
+            reportHeaders: false, layoutOptions: partitionLayout)
+        // The partition's spill is read: removed now, its pages are dropped
+        // before the kernel writes them to disk (left until the end, a large
+        // drop's spill and partition tables passed the dirty page threshold
+        // and the later partitions were written at disk pace).
+        if removeWhenRead { try? FileManager.default.removeItem(atPath: folder) }
+        debugRSS("partition ingested")
+        let result = FactsStage.compute(drop, config: config, asOf: asOf, owned: owned)
+        debugRSS("partition computed")
+        // The partition's tables are written side by side (they only read
+        // its facts), the largest (the events) first.
+        var builders: [@Sendable () -> OutputTable] = [
+            { ReportTables.adherenceEvents(result) }, { ReportTables.relationshipDays(result) },
+            { ReportTables.clientDays(result) }, { ReportTables.progressRanges(result) },
+            { ReportTables.riskSignals(result) }, { ReportTables.streaks(result) },
+        ]
+        if result.push != nil {
+            builders += [{ ReportTables.pushDeliveries(result) }, { ReportTables.reminderEffectiveness(result) }]
+        }
+        try FileManager.default.createDirectory(atPath: partFolder, withIntermediateDirectories: true)
+        let written = try ParallelJobs(
+            builders.map { build in
+                {
+                    let table = build()
+                    let path = partFolder + "/\(table.name).csv"
+                    try TableWriters.writeCSV(table, to: path, guardFormulas: false)
+                    return (table.name, table.fields, (try? SystemCall.status(path).size) ?? -1)
+                }
+            }
+        ).run()
+        let users = owned.filter { !$0.hasPrefix("\u{1}") }.count
+        return PartitionContribution(
+            accounts: drop.accounts, rejects: drop.rejects,
+            zoneWarnings: drop.userZones.warningsByUser.filter { owned.contains($0.key) }.values.flatMap { $0 }
+                .sorted(by: bytesLess),
+            invalidSchemaRows: drop.invalidSchemaRows, healthFolderWarnings: drop.healthFolderWarnings,
+            failedImports: drop.failedImports.sorted(by: bytesLess), pushHealth: result.push?.health ?? [],
+            pushIntents: result.push?.intentSummary ?? [],
+            fields: Dictionary(written.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first }),
+            partSizes: Dictionary(written.map { ($0.0, $0.2) }, uniquingKeysWith: { first, _ in first }),
+            userCount: users)
+    }
+
     /// The tables merged from the partitions' sorted copies: name, sort key
     /// columns, the report it also feeds; the largest first (their merges
     /// start first). With push/ also SPEC §11.3's per-row tables; its two
@@ -123,55 +178,9 @@ extension PipelineRunner {
                 try? FileManager.default.removeItem(atPath: folder)
                 continue
             }
-            // Spill files are not hashed: the manifest's digests are the
-            // union pass's (and the subjects' and exports', hashed above).
-            var partitionLayout = DropLayout.Options()
-            partitionLayout.isPartition = true
-            let drop = try PipelineRunner.ingest(
-                input: folder, config: config, asOf: asOf, hashInputs: false, hashWhileReading: false,
-                reportHeaders: false, layoutOptions: partitionLayout)
-            // The partition's spill is read: removed now, its pages are
-            // dropped before the kernel writes them to disk (left until the
-            // end, a large drop's spill and partition tables passed the dirty
-            // page threshold and the later partitions were written at disk pace).
-            try? FileManager.default.removeItem(atPath: folder)
-            debugRSS("partition \(index) ingested")
-            let result = FactsStage.compute(drop, config: config, asOf: asOf, owned: owned[index])
-            debugRSS("partition \(index) computed")
-            // The partition's tables are written side by side (they only read
-            // its facts), the largest (the events) first.
-            var builders: [@Sendable () -> OutputTable] = [
-                { ReportTables.adherenceEvents(result) }, { ReportTables.relationshipDays(result) },
-                { ReportTables.clientDays(result) }, { ReportTables.progressRanges(result) },
-                { ReportTables.riskSignals(result) }, { ReportTables.streaks(result) },
-            ]
-            if result.push != nil {
-                builders += [{ ReportTables.pushDeliveries(result) }, { ReportTables.reminderEffectiveness(result) }]
-            }
             let partFolder = try keys.map { try store?.begin($0[index]) ?? "" } ?? spill + "/out-\(index)"
-            try FileManager.default.createDirectory(atPath: partFolder, withIntermediateDirectories: true)
-            let written = try ParallelJobs(
-                builders.map { build in
-                    {
-                        let table = build()
-                        let path = partFolder + "/\(table.name).csv"
-                        try TableWriters.writeCSV(table, to: path, guardFormulas: false)
-                        return (table.name, table.fields, (try? SystemCall.status(path).size) ?? -1)
-                    }
-                }
-            ).run()
-            let users = owned[index].filter { !$0.hasPrefix("\u{1}") }.count
-            recomputedUsers += users
-            let contribution = PartitionContribution(
-                accounts: drop.accounts, rejects: drop.rejects,
-                zoneWarnings: drop.userZones.warningsByUser.filter { owned[index].contains($0.key) }.values
-                    .flatMap { $0 }.sorted(by: bytesLess),
-                invalidSchemaRows: drop.invalidSchemaRows, healthFolderWarnings: drop.healthFolderWarnings,
-                failedImports: drop.failedImports.sorted(by: bytesLess), pushHealth: result.push?.health ?? [],
-                pushIntents: result.push?.intentSummary ?? [],
-                fields: Dictionary(written.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first }),
-                partSizes: Dictionary(written.map { ($0.0, $0.2) }, uniquingKeysWith: { first, _ in first }),
-                userCount: users)
+            let contribution = try computePartition(folder, owned: owned[index], into: partFolder)
+            recomputedUsers += contribution.userCount
             if let key = keys?[index], let store {
                 partFolders.append(try store.commit(key, contribution, from: partFolder))
             } else {
@@ -179,106 +188,12 @@ extension PipelineRunner {
             }
             contributions.append(contribution)
         }
-        var pushHealth: [PushHealthRow] = []
-        var pushIntents: [PushIntentSummaryRow] = []
-        var accounts: [String: FileAccount] = [:]
-        var rejects: [RejectedRecord] = []
-        var zoneWarnings: Set<String> = []
-        var invalidSchemaRows = 0
-        var healthFolderWarnings: Set<String> = []
-        var failedImports: Set<String> = []
-        var fields: [String: [ParquetField]] = [:]
-        for (index, contribution) in contributions.enumerated() {
-            for var account in contribution.accounts where index == 0 || !subjects.contains(account.path) {
-                account.path = original[account.path] ?? account.path
-                if var merged = accounts[account.path] {
-                    merged.rowsRead += account.rowsRead
-                    merged.accepted += account.accepted
-                    merged.duplicate += account.duplicate
-                    merged.ignored += account.ignored
-                    merged.rejected += account.rejected
-                    merged.failed = merged.failed ?? account.failed
-                    merged.skipped = merged.skipped ?? account.skipped
-                    accounts[account.path] = merged
-                } else {
-                    accounts[account.path] = account
-                }
-            }
-            for var reject in contribution.rejects where index == 0 || !subjects.contains(reject.file) {
-                reject.file = original[reject.file] ?? reject.file
-                rejects.append(reject)
-            }
-            zoneWarnings.formUnion(contribution.zoneWarnings)
-            invalidSchemaRows += contribution.invalidSchemaRows
-            healthFolderWarnings.formUnion(contribution.healthFolderWarnings)
-            failedImports.formUnion(contribution.failedImports)
-            pushHealth += contribution.pushHealth
-            pushIntents += contribution.pushIntents
-            fields.merge(contribution.fields) { first, _ in first }
-        }
-        for folder in ["reports", "rejects", "snapshots"] + (debugTables ? ["debug"] : []) {
-            try FileManager.default.createDirectory(atPath: path(folder), withIntermediateDirectories: true)
-        }
-        let debug = debugTables
-        var jobs: [@Sendable () throws -> [(String, Int, String)]] = PipelineRunner.partitionTables(
-            push: layout.hasPushFolder
-        ).map { table in
-            { [fields, partFolders] in
-                let merger = SortedTableMerger(fields: fields[table.name] ?? [], keyColumns: table.keyColumns)
-                let snapshot = "snapshots/\(table.name).parquet"
-                let rows = try merger.merge(
-                    inputs: partFolders.map { $0 + "/\(table.name).csv" },
-                    report: table.report.map(path), snapshot: path(snapshot),
-                    debug: debug ? path("debug/\(table.name).csv") : nil)
-                debugRSS("merged \(table.name)")
-                var written = [(snapshot, rows, try SHA256Hasher.hex(file: path(snapshot)))]
-                if let report = table.report {
-                    written.append((report, rows, try SHA256Hasher.hex(file: path(report))))
-                }
-                return written
-            }
-        }
-        if layout.hasPushFolder {
-            // The summaries: each partition's counts of a group summed, then
-            // written as a whole run writes them.
-            let summaries: [OutputTable] = [
-                ReportTables.pushDeliveryHealth(rows: PushSummaries.combine(pushHealth)),
-                ReportTables.pushIntentSummary(rows: PushSummaries.combine(pushIntents)),
-            ]
-            for table in summaries {
-                jobs.append {
-                    try PipelineRunner.writeReportAndSnapshot(
-                        table, report: "reports/\(table.name).csv", in: staging, debug: debug)
-                }
-            }
-        }
-        let rejectRows = ReportTables.rejects(rejects)
-        jobs.append {
-            let rejectsPath = path("rejects/rejects.csv")
-            let writer = try CSVReportWriter(path: rejectsPath, header: ReportTables.rejectsHeader)
-            for row in rejectRows { try writer.append(row: row) }
-            try writer.finish()
-            return [("rejects/rejects.csv", writer.rows, writer.sha256 ?? "")]
-        }
-        debugRSS("partitions done")
-        // Merges hold a row group each (tens of MB), far less than a
-        // partition's facts, so two run side by side.
-        var outputs = try ParallelJobs(jobs).run().flatMap { $0 }
-        outputs.sort { bytesLess($0.0, $1.0) }
-        debugRSS("merges done")
-        var ordered: [FileAccount] = []
-        for file in layout.readingOrder {
-            guard var account = accounts[file.relativePath] else { continue }
-            account.sha256 = digestOfPath[file.relativePath] ?? ""
-            ordered.append(account)
-        }
-        debugRSS("inputs hashed")
-        var parts = PartitionedParts(
-            accounts: ordered, rejects: rejects,
-            warnings: PipelineRunner.warnings(
-                invalidSchemaRows: invalidSchemaRows, zoneWarnings: zoneWarnings, accounts: ordered)
-                + healthFolderWarnings.sorted(by: bytesLess) + verified,
-            failedImports: failedImports, outputs: outputs)
+        var parts = try PipelineRunner.mergePartitions(
+            PartitionMerge(
+                contributions: contributions, partFolders: partFolders, originalPaths: original,
+                sharedFiles: subjects, readingOrder: layout.readingOrder.map(\.relativePath), digests: digestOfPath,
+                hasPush: layout.hasPushFolder, extraWarnings: verified),
+            staging: staging, debug: debugTables)
         if let state {
             let reused =
                 reusedPartitions == 0

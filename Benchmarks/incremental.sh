@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Incremental runs (`--state`, SPEC §12) against full runs, side by side on one
+# generated drop, interleaved, medians of RUNS:
+#
+#   full        dayfold run, as of NIGHT (no state)
+#   nightly     dayfold run --state, as of NIGHT, the state written as of NIGHT − 24 h
+#               (the as-of moved one night; the drop's files are unchanged)
+#   full-mm     dayfold run --max-memory MM, as of NIGHT (no state)
+#   rerun-mm    dayfold run --max-memory MM --state, as of NIGHT, the state
+#               written by the same run (a retry or a re-run after nothing changed)
+#   edited-mm   the same after one user's rows of one file were edited
+#
+# and prints the ratios nightly/full, rerun-mm/full-mm and edited-mm/full-mm and
+# each one's peak RSS.
+#
+#   Benchmarks/incremental.sh                       # ≥ 1 GiB drop, 3 runs each
+#   SIZE_MB=100 RUNS=3 Benchmarks/incremental.sh    # a quick run
+#
+# Environment: SIZE_MB (1024), DAYS (365), RUNS (3), MM (512M), WORKDIR (a new
+# mktemp -d, removed unless KEEP=1), SKIP_BUILD=1 (use the release binary).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/.." && pwd)"
+size_mb="${SIZE_MB:-1024}"
+days="${DAYS:-365}"
+runs="${RUNS:-3}"
+mm="${MM:-512M}"
+night="2026-04-01T00:00:00Z"
+before="2026-03-31T00:00:00Z"
+workdir="${WORKDIR:-$(mktemp -d)}"
+mkdir -p "$workdir"
+[[ "${KEEP:-0}" == 1 || -n "${WORKDIR:-}" ]] || trap 'rm -rf "$workdir"' EXIT
+
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then (cd "$repo" && swift build -c release >&2); fi
+dayfold="$repo/.build/release/dayfold"
+drop="$workdir/drop"
+if [[ ! -d "$drop" ]]; then
+    clients=$(awk -v mb="$size_mb" -v d="$days" 'BEGIN { c = mb * 1048576 * 1.04 / (767000 * d / 365); printf "%d", (c < 1 ? 1 : c + 0.999) }')
+    echo "generating ${size_mb} MiB: --clients $clients --days $days…"
+    "$dayfold" generate --clients "$clients" --days "$days" --seed 42 --out "$drop" > /dev/null
+fi
+echo "drop: $(du -sh "$drop" | cut -f1), $(nproc) cores"
+
+# timed NAME ARGS...: one run, appends "seconds rss_kb" to $workdir/NAME.times.
+timed() {
+    local name="$1"; shift
+    local start end status=0
+    start=$(date +%s%N)
+    /usr/bin/time -v -o "$workdir/time.txt" "$dayfold" run --input "$drop" --progress never "$@" \
+        > /dev/null 2> "$workdir/$name.err" || status=$?
+    end=$(date +%s%N)
+    if [[ $status -ne 0 && $status -ne 3 ]]; then echo "$name failed:" >&2; tail "$workdir/$name.err" >&2; exit 1; fi
+    awk -F': ' -v ns=$((end - start)) '/Maximum resident set size/ { rss = $2 } END { printf "%.3f %d\n", ns / 1e9, rss }' \
+        "$workdir/time.txt" >> "$workdir/$name.times"
+}
+
+rm -f "$workdir"/*.times
+edit_file=$(find "$drop/journal" -name '*.csv' | sort | head -1)
+for ((i = 0; i < runs; i++)); do
+    timed full --output "$workdir/out-full" --as-of "$night"
+    rm -rf "$workdir/state"
+    timed prepare --output "$workdir/out-nightly" --as-of "$before" --state "$workdir/state"
+    timed nightly --output "$workdir/out-nightly" --as-of "$night" --state "$workdir/state"
+    timed full-mm --output "$workdir/out-full-mm" --as-of "$night" --max-memory "$mm"
+    rm -rf "$workdir/state-mm"
+    timed prepare --output "$workdir/out-mm" --as-of "$night" --max-memory "$mm" --state "$workdir/state-mm"
+    timed rerun-mm --output "$workdir/out-mm" --as-of "$night" --max-memory "$mm" --state "$workdir/state-mm"
+    # One digit of the second data row of the first journal file, changed back and forth.
+    python3 - "$edit_file" <<'EOF'
+import sys
+path = sys.argv[1]
+lines = open(path, encoding="utf-8").read().split("\n")
+row = lines[1]
+for i in range(len(row) - 1, -1, -1):
+    if row[i].isdigit():
+        lines[1] = row[:i] + str((int(row[i]) + 1) % 10) + row[i + 1:]
+        break
+open(path, "w", encoding="utf-8").write("\n".join(lines))
+EOF
+    timed edited-mm --output "$workdir/out-mm" --as-of "$night" --max-memory "$mm" --state "$workdir/state-mm"
+done
+# The incremental outputs are the full runs' (the edit aside, which only the -mm runs saw last).
+for dir in reports snapshots; do
+    diff -rq "$workdir/out-full/$dir" "$workdir/out-nightly/$dir" > /dev/null || { echo "nightly outputs differ from the full run's" >&2; exit 1; }
+done
+median() { sort -n -k1 "$workdir/$1.times" | awk '{ a[NR] = $1; r[NR] = $2 } END { m = int((NR + 1) / 2); printf "%s %s", a[m], r[m] }'; }
+printf '%-10s %9s %10s\n' run seconds "peak MB"
+for name in full nightly full-mm rerun-mm edited-mm; do
+    read -r seconds rss <<< "$(median "$name")"
+    printf '%-10s %9s %10d\n' "$name" "$seconds" $((rss / 1024))
+done
+ratio() { awk -v a="$(median "$1" | cut -d' ' -f1)" -v b="$(median "$2" | cut -d' ' -f1)" 'BEGIN { printf "%.2f", a / b }'; }
+echo "nightly / full:      $(ratio nightly full)×   (goal ≤ 0.15×)"
+echo "rerun-mm / full-mm:  $(ratio rerun-mm full-mm)×"
+echo "edited-mm / full-mm: $(ratio edited-mm full-mm)×"
+grep -h '"reason"' "$workdir/out-mm/manifest.json" || true

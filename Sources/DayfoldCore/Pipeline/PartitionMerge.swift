@@ -1,0 +1,130 @@
+import Foundation
+
+/// What the merge of partition outputs needs: from a partitioned run, or
+/// from shard outputs (`dayfold merge`, SPEC §13).
+struct PartitionMerge: Sendable {
+    /// In partition (shard) order: partition 0 accounts the shared files.
+    var contributions: [PartitionContribution]
+    /// Each partition's folder of sorted parts (`<table>.csv`).
+    var partFolders: [String]
+    /// Partition file (a spill's `.zst` name) → the drop's file.
+    var originalPaths: [String: String]
+    /// Files every partition reads whole (accounted and rejected once).
+    var sharedFiles: Set<String>
+    /// The drop's files in reading order (the manifest's order).
+    var readingOrder: [String]
+    /// The drop's files' SHA-256.
+    var digests: [String: String]
+    var hasPush: Bool
+    /// Warnings of the run itself (`--verify-inputs`), after the merged ones.
+    var extraWarnings: [String] = []
+}
+
+extension PipelineRunner {
+    /// Merges partition outputs into what a whole run writes into `staging`:
+    /// the sorted tables merged, the push summaries summed, the accounts,
+    /// rejects and warnings joined. Returns the manifest's parts.
+    static func mergePartitions(
+        _ inputs: PartitionMerge, staging: String, debug: Bool
+    ) throws -> PartitionedParts {
+        let path: @Sendable (String) -> String = { staging + "/" + $0 }
+        var pushHealth: [PushHealthRow] = []
+        var pushIntents: [PushIntentSummaryRow] = []
+        var accounts: [String: FileAccount] = [:]
+        var rejects: [RejectedRecord] = []
+        var zoneWarnings: Set<String> = []
+        var invalidSchemaRows = 0
+        var healthFolderWarnings: Set<String> = []
+        var failedImports: Set<String> = []
+        var fields: [String: [ParquetField]] = [:]
+        for (index, contribution) in inputs.contributions.enumerated() {
+            for var account in contribution.accounts where index == 0 || !inputs.sharedFiles.contains(account.path) {
+                account.path = inputs.originalPaths[account.path] ?? account.path
+                if var merged = accounts[account.path] {
+                    merged.rowsRead += account.rowsRead
+                    merged.accepted += account.accepted
+                    merged.duplicate += account.duplicate
+                    merged.ignored += account.ignored
+                    merged.rejected += account.rejected
+                    merged.failed = merged.failed ?? account.failed
+                    merged.skipped = merged.skipped ?? account.skipped
+                    accounts[account.path] = merged
+                } else {
+                    accounts[account.path] = account
+                }
+            }
+            for var reject in contribution.rejects where index == 0 || !inputs.sharedFiles.contains(reject.file) {
+                reject.file = inputs.originalPaths[reject.file] ?? reject.file
+                rejects.append(reject)
+            }
+            zoneWarnings.formUnion(contribution.zoneWarnings)
+            invalidSchemaRows += contribution.invalidSchemaRows
+            healthFolderWarnings.formUnion(contribution.healthFolderWarnings)
+            failedImports.formUnion(contribution.failedImports)
+            pushHealth += contribution.pushHealth
+            pushIntents += contribution.pushIntents
+            fields.merge(contribution.fields) { first, _ in first }
+        }
+        for folder in ["reports", "rejects", "snapshots"] + (debug ? ["debug"] : []) {
+            try FileManager.default.createDirectory(atPath: path(folder), withIntermediateDirectories: true)
+        }
+        var jobs: [@Sendable () throws -> [(String, Int, String)]] = PipelineRunner.partitionTables(
+            push: inputs.hasPush
+        ).map { table in
+            { [fields] in
+                let merger = SortedTableMerger(fields: fields[table.name] ?? [], keyColumns: table.keyColumns)
+                let snapshot = "snapshots/\(table.name).parquet"
+                let rows = try merger.merge(
+                    inputs: inputs.partFolders.map { $0 + "/\(table.name).csv" },
+                    report: table.report.map(path), snapshot: path(snapshot),
+                    debug: debug ? path("debug/\(table.name).csv") : nil)
+                debugRSS("merged \(table.name)")
+                var written = [(snapshot, rows, try SHA256Hasher.hex(file: path(snapshot)))]
+                if let report = table.report {
+                    written.append((report, rows, try SHA256Hasher.hex(file: path(report))))
+                }
+                return written
+            }
+        }
+        if inputs.hasPush {
+            // The summaries: each partition's counts of a group summed, then
+            // written as a whole run writes them.
+            let summaries: [OutputTable] = [
+                ReportTables.pushDeliveryHealth(rows: PushSummaries.combine(pushHealth)),
+                ReportTables.pushIntentSummary(rows: PushSummaries.combine(pushIntents)),
+            ]
+            for table in summaries {
+                jobs.append {
+                    try PipelineRunner.writeReportAndSnapshot(
+                        table, report: "reports/\(table.name).csv", in: staging, debug: debug)
+                }
+            }
+        }
+        let rejectRows = ReportTables.rejects(rejects)
+        jobs.append {
+            let rejectsPath = path("rejects/rejects.csv")
+            let writer = try CSVReportWriter(path: rejectsPath, header: ReportTables.rejectsHeader)
+            for row in rejectRows { try writer.append(row: row) }
+            try writer.finish()
+            return [("rejects/rejects.csv", writer.rows, writer.sha256 ?? "")]
+        }
+        debugRSS("partitions done")
+        // Merges hold a row group each (tens of MB), far less than a
+        // partition's facts, so two run side by side.
+        var outputs = try ParallelJobs(jobs).run().flatMap { $0 }
+        outputs.sort { bytesLess($0.0, $1.0) }
+        debugRSS("merges done")
+        var ordered: [FileAccount] = []
+        for file in inputs.readingOrder {
+            guard var account = accounts[file] else { continue }
+            account.sha256 = inputs.digests[file] ?? ""
+            ordered.append(account)
+        }
+        return PartitionedParts(
+            accounts: ordered, rejects: rejects,
+            warnings: PipelineRunner.warnings(
+                invalidSchemaRows: invalidSchemaRows, zoneWarnings: zoneWarnings, accounts: ordered)
+                + healthFolderWarnings.sorted(by: bytesLess) + inputs.extraWarnings,
+            failedImports: failedImports, outputs: outputs)
+    }
+}

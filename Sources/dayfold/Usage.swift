@@ -1,7 +1,7 @@
 /// Help texts: what each command does, every flag, an example.
 enum Usage {
     /// The commands `main` dispatches (for "did you mean").
-    static let commands = ["run", "validate", "inspect", "generate", "help", "version"]
+    static let commands = ["run", "validate", "inspect", "generate", "shard", "merge", "help", "version"]
 
     static let main = """
         dayfold — batch pipeline for a coaching platform's daily data.
@@ -18,6 +18,8 @@ enum Usage {
           validate   Read a drop and print per-file accounting and reject reasons.
           inspect    Print a Parquet snapshot's schema, row groups, codec and first rows.
           generate   Write a deterministic synthetic drop of any size (tests, benchmarks).
+          shard      Split a drop by client user into N drops, one run each (Spark, SPEC §13).
+          merge      Merge the outputs of every shard's run into a whole run's outputs.
           help       Show help for a command (same as <command> --help).
           version    Print the version (same as --version).
 
@@ -159,5 +161,38 @@ enum Usage {
 
         EXAMPLE
           dayfold validate SampleData/demo --as-of 2026-03-31T18:00:00Z --json
+        """
+
+    static let shard = """
+        dayfold shard — split a drop into N self-contained drops by client user (SPEC §13).
+
+        USAGE
+          dayfold shard DROP --shards N --out DIR [--follow-links]
+
+        Writes DIR/shard=0 … DIR/shard=N-1 and DIR/manifest.json (each input's SHA-256 and
+        its rows per shard). Users tied together by shared ids go to one shard, chosen by
+        FNV-1a 64 of the smallest user id of the group modulo N: the same on every machine
+        and in every run. Every row lands in exactly one shard; subject files and push
+        installations are copied whole into each. DIR must be new or empty. No --as-of:
+        where a row goes does not depend on it.
+
+        Then run each shard as an ordinary drop, with one pipeline and one --as-of:
+          dayfold run PIPELINE.json --input DIR/shard=K --output OUT-K --as-of T
+        and merge:
+          dayfold merge OUT-0 … OUT-(N-1) --output OUT
+        (Integrations/spark/dayfold_spark.py does all three on Apache Spark.)
+        """
+
+    static let merge = """
+        dayfold merge — merge the outputs of every shard's run (SPEC §13).
+
+        USAGE
+          dayfold merge OUT-0 OUT-1 … --output OUT [--debug-tables]
+
+        OUT gets what `dayfold run` on the whole drop publishes: the same reports,
+        snapshots and rejects, byte for byte, and the manifest's accounting and input
+        digests. Refused (exit 2, nothing written): outputs of different as-ofs,
+        pipelines or dayfold versions, of another drop or sharding, a shard missing or
+        given twice. --output follows `dayfold run`'s rules.
         """
 }

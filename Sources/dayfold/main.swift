@@ -212,6 +212,56 @@ func generateCommand(_ argv: [String]) throws -> Int32 {
     return 0
 }
 
+/// `dayfold shard DROP --shards N --out DIR` (SPEC §13).
+func shardCommand(_ argv: [String]) throws -> Int32 {
+    let args = try Arguments(argv, valued: ["--shards", "--out"], bare: ["--follow-links"])
+    if args.flags.contains("--help") {
+        print(Usage.shard)
+        return 0
+    }
+    guard args.positionals.count == 1, let drop = args.positionals.first else {
+        throw DayfoldError(
+            .usage, "shard needs exactly one DROP folder", fix: "dayfold shard DROP --shards N --out DIR")
+    }
+    guard let text = args.options["--shards"], let shards = Int(text), shards >= 1 else {
+        throw DayfoldError(
+            .usage, "shard needs --shards N (a whole number ≥ 1)", fix: "dayfold shard DROP --shards 4 --out DIR")
+    }
+    guard let out = args.options["--out"] else {
+        throw DayfoldError(.usage, "shard needs --out DIR", fix: "dayfold shard DROP --shards \(shards) --out DIR")
+    }
+    var sharder = DropSharder(drop: drop, shards: shards, output: out)
+    sharder.followLinks = args.flags.contains("--follow-links")
+    let summary = try sharder.run()
+    let rows = summary.rowsByShard.reduce(0, +)
+    print(
+        "sharded \(drop) into \(shards) shard\(shards == 1 ? "" : "s") in \(summary.output) (\(rows) rows routed; see manifest.json)"
+    )
+    return 0
+}
+
+/// `dayfold merge PART… --output OUT` (SPEC §13).
+func mergeCommand(_ argv: [String]) throws -> Int32 {
+    let args = try Arguments(argv, valued: ["--output"], bare: ["--debug-tables"])
+    if args.flags.contains("--help") {
+        print(Usage.merge)
+        return 0
+    }
+    guard !args.positionals.isEmpty else {
+        throw DayfoldError(
+            .usage, "merge needs the output folder of every shard run", fix: "dayfold merge OUT-0 OUT-1 … --output OUT")
+    }
+    guard let output = args.options["--output"] else {
+        throw DayfoldError(.usage, "merge needs --output OUT", fix: "dayfold merge OUT-0 OUT-1 … --output OUT")
+    }
+    var merger = ShardMerger(parts: args.positionals, output: output)
+    merger.debugTables = args.flags.contains("--debug-tables")
+    let outcome = try merger.run()
+    print("published \(outcome.outputDirectory) (\(outcome.rowsRead) rows read, \(outcome.rowsRejected) rejected)")
+    for line in warningSummary(outcome) { writeError(line) }
+    return 0
+}
+
 func main() -> Int32 {
     let argv = Array(CommandLine.arguments.dropFirst())
     guard let command = argv.first else {
@@ -233,6 +283,8 @@ func main() -> Int32 {
             case "validate": print(Usage.validate)
             case "inspect": print(Usage.inspect)
             case "generate": print(Usage.generate)
+            case "shard": print(Usage.shard)
+            case "merge": print(Usage.merge)
             default: print(Usage.main)
             }
             return 0
@@ -240,6 +292,8 @@ func main() -> Int32 {
         case "validate": return try validateCommand(Array(argv.dropFirst()))
         case "inspect": return try inspectCommand(Array(argv.dropFirst()))
         case "generate": return try generateCommand(Array(argv.dropFirst()))
+        case "shard": return try shardCommand(Array(argv.dropFirst()))
+        case "merge": return try mergeCommand(Array(argv.dropFirst()))
         default:
             let known = command.hasPrefix("-") ? ["--help", "--version"] : Usage.commands
             let nearest = NearestName.suggestion(for: command, among: known)

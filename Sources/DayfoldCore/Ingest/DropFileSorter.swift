@@ -72,6 +72,8 @@ struct DropFileSorter {
         }
         let name = names[names.count - 1]
         switch names.count {
+        case 1 where name == "dayfold-shard.json":
+            break  // a shard drop's marker (SPEC §13), read by the run itself
         case 1:
             unrecognized("not in a folder of the drop layout (subjects/, tasks/, journal/, health/, push/)")
         case 2 where names[0] == "subjects":

@@ -18,7 +18,7 @@ public struct DropLayout: Sendable {
     }
 
     /// A file under the drop that is not read, and why (the manifest's `unrecognized_files`).
-    public struct UnrecognizedFile: Sendable, Equatable {
+    public struct UnrecognizedFile: Sendable, Equatable, Codable {
         /// Relative to the drop; bytes that are not UTF-8 (or are control
         /// characters) written `\xNN`, each name cut to 64 bytes.
         public var path: String

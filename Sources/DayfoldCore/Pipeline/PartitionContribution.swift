@@ -26,6 +26,9 @@ struct PartitionContribution: Sendable, Codable {
     /// Each part file's size in bytes, by table name: a part of another
     /// size in the state is a partial one, not used.
     var partSizes: [String: Int64]
+    /// Each part's data rows and SHA-256, by table name (a shard output's manifest).
+    var partRows: [String: Int]
+    var partDigests: [String: String]
     /// The client users the partition owns (the manifest's `recomputed_users`).
     var userCount: Int
 }

@@ -65,14 +65,29 @@ public final class PartitionRouter {
     let stableAssignment: Bool
 
     /// Per partition: the SHA-256 of each spill file's CSV text (by the spill's
-    /// relative path) and the relative paths of the input files linked whole
-    /// into it (kept with `stableAssignment`, for `PartitionKey`).
+    /// relative path; with `hashSpills`) and the relative paths of the input
+    /// files linked whole into it: what `PartitionKey` is made of.
     private(set) var spillDigests: [[String: String]]
     private(set) var linkedFiles: [[String]]
 
-    init(layout: DropLayout, options: IngestOptions, partitions: Int, root: String, stableAssignment: Bool = false)
-        throws
-    {
+    /// Files read whole are copied into each partition instead of linked:
+    /// a shard (SPEC §13) is a drop of its own, moved to another machine.
+    let copyShared: Bool
+
+    /// Whether `spillDigests` is kept (for `PartitionKey`).
+    let hashSpills: Bool
+
+    /// Per partition: data rows written to each spill file (by relative
+    /// path): the shard step's accounting.
+    private(set) var spillRows: [[String: Int]]
+
+    init(
+        layout: DropLayout, options: IngestOptions, partitions: Int, root: String, stableAssignment: Bool = false,
+        copyShared: Bool = false, hashSpills: Bool = false
+    ) throws {
+        self.copyShared = copyShared
+        self.hashSpills = hashSpills
+        spillRows = Array(repeating: [:], count: partitions)
         self.layout = layout
         self.options = options
         self.partitions = partitions
@@ -309,7 +324,7 @@ public final class PartitionRouter {
                 func writer(_ partition: Int) throws -> SpillWriter {
                     if let known = writers[partition] { return known }
                     let created = try SpillWriter(
-                        path: folders[partition] + "/" + spillPath, header: headerText, hashing: stableAssignment)
+                        path: folders[partition] + "/" + spillPath, header: headerText, hashing: hashSpills)
                     writers[partition] = created
                     return created
                 }
@@ -323,7 +338,8 @@ public final class PartitionRouter {
                 _ = try writer(0)  // every input file has an account, even when all its rows went elsewhere
                 for (partition, spill) in writers {
                     try spill.close()
-                    if stableAssignment { spillDigests[partition][spillPath] = spill.digest() }
+                    if hashSpills { spillDigests[partition][spillPath] = spill.digest() }
+                    spillRows[partition][spillPath] = spill.rows
                 }
             }
         }
@@ -382,7 +398,11 @@ public final class PartitionRouter {
         let target = folder + "/" + file.relativePath
         try FileManager.default.createDirectory(
             atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: target, withDestinationPath: file.absolutePath)
+        if copyShared {
+            try FileManager.default.copyItem(atPath: file.absolutePath, toPath: target)
+        } else {
+            try FileManager.default.createSymbolicLink(atPath: target, withDestinationPath: file.absolutePath)
+        }
     }
 
     /// Reads `columns` of every record of a CSV file (header excluded).
@@ -502,7 +522,11 @@ final class SpillWriter {
         buffer.append(0x0A)
     }
 
+    /// Data rows appended.
+    private(set) var rows = 0
+
     func append(line: Int, raw: ArraySlice<UInt8>) throws {
+        rows += 1
         CSVReportWriter.appendInteger(Int64(line), into: &buffer)
         buffer.append(0x2C)
         buffer.append(contentsOf: raw)

@@ -66,8 +66,8 @@ extension PipelineRunner {
                 {
                     let table = build()
                     let path = partFolder + "/\(table.name).csv"
-                    try TableWriters.writeCSV(table, to: path, guardFormulas: false)
-                    return (table.name, table.fields, (try? SystemCall.status(path).size) ?? -1)
+                    let (rows, digest) = try TableWriters.writeCSV(table, to: path, guardFormulas: false)
+                    return (table.name, table.fields, (try? SystemCall.status(path).size) ?? -1, rows, digest)
                 }
             }
         ).run()
@@ -81,6 +81,8 @@ extension PipelineRunner {
             pushIntents: result.push?.intentSummary ?? [],
             fields: Dictionary(written.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first }),
             partSizes: Dictionary(written.map { ($0.0, $0.2) }, uniquingKeysWith: { first, _ in first }),
+            partRows: Dictionary(written.map { ($0.0, $0.3) }, uniquingKeysWith: { first, _ in first }),
+            partDigests: Dictionary(written.map { ($0.0, $0.4) }, uniquingKeysWith: { first, _ in first }),
             userCount: users)
     }
 
@@ -129,7 +131,7 @@ extension PipelineRunner {
         let digestPlan = InputDigestPlan(files: layout.allFiles, state: state?.usable, verify: verifyInputs)
         let router = try PartitionRouter(
             layout: layout, options: options, partitions: partitions, root: spill + "/drops",
-            stableAssignment: state != nil)
+            stableAssignment: state != nil, hashSpills: state != nil)
         let folders = try router.run()
         let original = router.originalPaths
         trimHeap()

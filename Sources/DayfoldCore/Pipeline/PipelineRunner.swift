@@ -143,6 +143,14 @@ public struct PipelineRunner {
             let directory = try StateDirectory(path: path, drop: input, output: target.destination)
             return StateContext(directory: directory, loaded: directory.load(configDigest: config.digest))
         }
+        if let marker = try ShardMarker.read(drop: input) {
+            guard asOfSeries == nil, statePath == nil else {
+                throw DayfoldError(
+                    .usage, "\(input) is a shard: run it with --as-of only (no --as-of-series or --state)",
+                    fix: "run each shard with the same pipeline and --as-of, then dayfold merge")
+            }
+            return try runShard(marker, target: target)
+        }
         var outcome: Outcome
         if let series = asOfSeries {
             guard series.steps.last?.instant == asOf.instant else {

@@ -19,6 +19,8 @@ public struct Manifest {
     /// Whether the drop has a `push/` folder, so the push tables were
     /// written (SPEC §11.3: without one they are not, and the manifest says so).
     public var hasPushFolder = false
+    /// A run of shard K of N (SPEC §13): its manifest says so.
+    public var shard: (index: Int, count: Int)?
     /// How a run with `--state` used it (SPEC §12); nil without one.
     public var stateUse: StateUse?
 
@@ -83,6 +85,9 @@ public struct Manifest {
         lines.append(
             "  \"push_outputs\": "
                 + jsonString(hasPushFolder ? "written" : "not written: the drop has no push/ folder") + ",")
+        if let shard {
+            lines.append("  \"shard\": {\"index\": \(shard.index), \"count\": \(shard.count)},")
+        }
         if let stateUse {
             lines.append("  \"mode\": \(jsonString(stateUse.mode.rawValue)),")
             lines.append("  \"reason\": \(jsonString(stateUse.reason)),")

@@ -23,9 +23,10 @@ public struct OutputTarget: Sendable {
 
     /// The top-level entries dayfold writes into an output directory:
     /// `debug/` comes from `--debug-tables`; `history/` and `report/` are
-    /// the incremental runs' and the HTML report's folders.
+    /// the incremental runs' and the HTML report's folders; `parts/` a shard
+    /// run's (SPEC §13).
     public static let ownEntries: Set<String> = [
-        "snapshots", "reports", "rejects", "history", "report", "debug", "manifest.json",
+        "snapshots", "reports", "rejects", "history", "report", "debug", "parts", "manifest.json",
     ]
 
     /// Checks `output` against the drop at `drop` and the working directory;

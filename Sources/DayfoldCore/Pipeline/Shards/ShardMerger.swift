@@ -1,0 +1,131 @@
+import Foundation
+
+/// `dayfold merge PART… --output OUT` (SPEC §13): the published outputs of
+/// one run per shard merged into the outputs of a whole run of the drop —
+/// the same bytes in reports, snapshots and rejects, and the manifest's
+/// accounting and input digests as a whole run writes them.
+///
+/// Parts of other as-ofs, pipelines or dayfold versions, parts of another
+/// drop or sharding, and a missing or repeated shard are refused (exit 2)
+/// before anything is written.
+public struct ShardMerger {
+    public var parts: [String]
+    public var output: String
+    public var debugTables = false
+
+    public init(parts: [String], output: String) {
+        self.parts = parts
+        self.output = output
+    }
+
+    struct Part {
+        var folder: String
+        var facts: ShardRunFacts
+        var contribution: PartitionContribution
+    }
+
+    public func run() throws -> PipelineRunner.Outcome {
+        let started = Date()
+        let loaded = try parts.map(Self.read).sorted { $0.facts.marker.shard < $1.facts.marker.shard }
+        try Self.check(loaded)
+        guard let first = loaded.first else {
+            throw DayfoldError(
+                .usage, "merge needs the outputs of every shard", fix: "dayfold merge OUT-0 OUT-1 … --output OUT")
+        }
+        let target = try OutputTarget(output: output, drop: first.folder)
+        let publisher = try OutputPublisher(target: target)
+        let marker = first.facts.marker
+        let merged: PipelineRunner.PartitionedParts
+        var publishWarnings: [String] = []
+        do {
+            merged = try PipelineRunner.mergePartitions(
+                PartitionMerge(
+                    contributions: loaded.map(\.contribution), partFolders: loaded.map { $0.folder + "/parts" },
+                    originalPaths: marker.originalPaths, sharedFiles: Set(marker.sharedFiles),
+                    readingOrder: marker.readingOrder, digests: marker.digests, hasPush: marker.hasPush),
+                staging: publisher.staging, debug: debugTables)
+            var manifest = Manifest(
+                pipelineName: first.facts.pipeline, configDigest: first.facts.configDigest,
+                asOf: Instant(micros: first.facts.asOfMicros), inputs: merged.accounts, outputs: merged.outputs,
+                warnings: merged.warnings, failedImports: merged.failedImports.sorted(by: bytesLess),
+                timings: [("merge", Date().timeIntervalSince(started))], unrecognizedFiles: marker.unrecognizedFiles)
+            manifest.hasPushFolder = marker.hasPush
+            try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
+            publishWarnings = try publisher.publish()
+        } catch {
+            publisher.abandon()
+            throw error as? DayfoldError ?? DayfoldError(.output, "writing the merged outputs failed: \(error)")
+        }
+        let read = merged.accounts.reduce(0) { $0 + $1.rowsRead }
+        let rejected = merged.accounts.reduce(0) { $0 + $1.rejected }
+        var outcome = PipelineRunner.Outcome(
+            rowsRead: read, rowsRejected: rejected, rejectFractionExceeded: false,
+            outputDirectory: publisher.destination)
+        outcome.warnings = merged.warnings + publishWarnings
+        outcome.failedImports = merged.failedImports.sorted(by: bytesLess)
+        outcome.unrecognizedFiles = marker.unrecognizedFiles.count
+        return outcome
+    }
+
+    /// A shard run's published output.
+    static func read(_ folder: String) throws -> Part {
+        let parts = (folder as NSString).appendingPathComponent("parts")
+        guard let factsData = FileManager.default.contents(atPath: parts + "/" + ShardRunFacts.fileName),
+            let facts = try? JSONDecoder().decode(ShardRunFacts.self, from: factsData)
+        else {
+            throw DayfoldError(
+                .usage, "\(folder): not the output of a shard run (no readable parts/\(ShardRunFacts.fileName))",
+                fix: "give the --output folders of `dayfold run --input DIR/shard=K`")
+        }
+        guard let data = FileManager.default.contents(atPath: parts + "/contribution.json"),
+            let contribution = try? JSONDecoder().decode(PartitionContribution.self, from: data)
+        else {
+            throw DayfoldError(
+                .input, "\(folder): parts/contribution.json is missing or damaged", fix: "run the shard again")
+        }
+        for (table, size) in contribution.partSizes {
+            guard (try? SystemCall.status(parts + "/\(table).csv"))?.size == size else {
+                throw DayfoldError(
+                    .input, "\(folder): parts/\(table).csv is missing or damaged", fix: "run the shard again")
+            }
+        }
+        return Part(folder: folder, facts: facts, contribution: contribution)
+    }
+
+    /// Every shard once, all of one sharding, drop, pipeline, as-of and dayfold.
+    static func check(_ parts: [Part]) throws {
+        guard let first = parts.first else {
+            throw DayfoldError(
+                .usage, "merge needs the outputs of every shard", fix: "dayfold merge OUT-0 OUT-1 … --output OUT")
+        }
+        func refuse(_ part: Part, _ what: String) -> DayfoldError {
+            DayfoldError(
+                .usage, "\(part.folder): \(what) than \(first.folder)",
+                fix: "merge the outputs of one sharding, each run with the same pipeline, --as-of and dayfold")
+        }
+        for part in parts.dropFirst() {
+            let (a, b) = (first.facts, part.facts)
+            if b.asOfMicros != a.asOfMicros { throw refuse(part, "another as-of") }
+            if b.configDigest != a.configDigest || b.pipeline != a.pipeline { throw refuse(part, "another pipeline") }
+            if b.marker.toolVersion != a.marker.toolVersion { throw refuse(part, "another dayfold version") }
+            if b.marker.shards != a.marker.shards || b.marker.digests != a.marker.digests
+                || b.marker.readingOrder != a.marker.readingOrder
+            {
+                throw refuse(part, "another drop or sharding")
+            }
+        }
+        let count = first.facts.marker.shards
+        let present = parts.map(\.facts.marker.shard)
+        if let repeated = Dictionary(grouping: present, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+            throw DayfoldError(.usage, "shard \(repeated) is given twice", fix: "give each shard's output once")
+        }
+        let missing = (0..<count).filter { !present.contains($0) }
+        if !missing.isEmpty {
+            throw DayfoldError(
+                .usage,
+                "shard\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", ")) of \(count) "
+                    + "missing",
+                fix: "run every shard=K of the sharding and give all their outputs")
+        }
+    }
+}

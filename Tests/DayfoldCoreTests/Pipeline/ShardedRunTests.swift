@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+@testable import DayfoldCore
+
+/// `dayfold shard`, a run per shard and `dayfold merge` (SPEC §13) publish
+/// what one run of the whole drop publishes: reports, snapshots, rejects
+/// and the manifest's accounting and input digests, byte for byte.
+@Suite struct ShardedRunTests {
+    static let sample = TestPaths.repositoryRoot.appendingPathComponent("SampleData/demo")
+    static let samplePipeline = TestPaths.repositoryRoot.appendingPathComponent("Pipelines/sample.json").path
+
+    /// Shards `drop` into `shards`, runs each, merges; returns the files
+    /// that differ from a whole run's and the shard step's manifest.
+    static func differences(
+        drop: URL, pipeline: String, asOf: String, shards: Int
+    ) throws -> (different: [String], shardManifest: [String: Any], root: URL) {
+        let root = try TestPaths.temporaryDirectory(
+            "sharded-\(shards)-\(drop.deletingLastPathComponent().lastPathComponent)")
+        let sharded = root.appendingPathComponent("shards")
+        let shard = try DayfoldProcess.run(["shard", drop.path, "--shards", "\(shards)", "--out", sharded.path])
+        #expect(shard.status == 0, "\(shard.stderr)")
+        var outputs: [String] = []
+        for index in 0..<shards {
+            let output = root.appendingPathComponent("out-\(index)").path
+            let run = try DayfoldProcess.run([
+                "run", pipeline, "--input", sharded.appendingPathComponent("shard=\(index)").path, "--output", output,
+                "--as-of", asOf,
+            ])
+            #expect(run.status == 0, "shard \(index): \(run.stderr)")
+            outputs.append(output)
+        }
+        let merged = root.appendingPathComponent("merged")
+        let merge = try DayfoldProcess.run(["merge"] + outputs.reversed() + ["--output", merged.path])
+        #expect(merge.status == 0, "\(merge.stderr)")
+        let whole = root.appendingPathComponent("whole")
+        let run = try DayfoldProcess.run([
+            "run", pipeline, "--input", drop.path, "--output", whole.path, "--as-of", asOf,
+        ])
+        #expect(run.status == 0 || run.status == 3, "\(run.stderr)")
+        let push = FileManager.default.fileExists(atPath: drop.appendingPathComponent("push").path)
+        var different = (PartitionedRunTests.files + (push ? PartitionedRunTests.pushFiles : [])).filter { file in
+            let got = try? Data(contentsOf: merged.appendingPathComponent(file))
+            return got == nil || got != (try? Data(contentsOf: whole.appendingPathComponent(file)))
+        }
+        func manifest(_ folder: URL) throws -> String {
+            try String(contentsOf: folder.appendingPathComponent("manifest.json"), encoding: .utf8)
+                .split(separator: "\n").filter { !$0.contains("timings") }.joined(separator: "\n")
+        }
+        if try manifest(merged) != manifest(whole) { different.append("manifest.json") }
+        let data = try Data(contentsOf: sharded.appendingPathComponent("manifest.json"))
+        return (different, (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:], root)
+    }
+
+    /// One shard, three, and more shards than the drop has users (most empty).
+    @Test(arguments: [1, 3, 40])
+    func shardRunAndMergeEqualAWholeRun(shards: Int) throws {
+        let (different, manifest, root) = try Self.differences(
+            drop: Self.sample, pipeline: Self.samplePipeline, asOf: "2026-03-31T18:00:00Z", shards: shards)
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(different.isEmpty, "\(different)")
+        // Every data row of a routed file is in exactly one shard.
+        let whole = try IncrementalRunTests.manifestJSON(root.appendingPathComponent("whole"))
+        var readByPath: [String: Int] = [:]
+        for input in (whole["inputs"] as? [[String: Any]]) ?? [] {
+            readByPath[input["path"] as? String ?? ""] = input["rows_read"] as? Int
+        }
+        let inputs = (manifest["inputs"] as? [[String: Any]]) ?? []
+        #expect(!inputs.isEmpty)
+        for input in inputs {
+            guard let byShard = input["rows_by_shard"] as? [Int] else { continue }
+            #expect(byShard.count == shards)
+            let path = input["path"] as? String ?? ""
+            #expect(byShard.reduce(0, +) == input["rows_read"] as? Int)
+            #expect(readByPath[path] == input["rows_read"] as? Int, "\(path)")
+        }
+    }
+
+    @Test func conformanceDropsShardedEqualWholeRuns() throws {
+        for (name, asOf) in [("Conformance", "2026-03-29T09:30:00Z"), ("ConformancePush", "2026-04-05T09:30:00Z")] {
+            let fixture = TestPaths.fixtures.appendingPathComponent(name)
+            let (different, _, root) = try Self.differences(
+                drop: fixture.appendingPathComponent("drop"),
+                pipeline: fixture.appendingPathComponent("pipeline.json").path, asOf: asOf, shards: 3)
+            try? FileManager.default.removeItem(at: root)
+            #expect(different.isEmpty, "\(name): \(different)")
+        }
+    }
+
+    /// A group of users goes to FNV-1a 64 of its smallest user id modulo N:
+    /// a user alone in its group to its own id's; a user tied to others by
+    /// shared ids to the shard of a smaller id of that shard.
+    @Test func aUsersShardIsTheDocumentedHashOfItsGroup() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sharded = root.appendingPathComponent("shards")
+        #expect(
+            try DayfoldProcess.run(["shard", Self.sample.path, "--shards", "5", "--out", sharded.path]).status == 0)
+        var own = 0
+        for index in 0..<5 {
+            let data = try Data(contentsOf: sharded.appendingPathComponent("shard=\(index)/\(ShardMarker.fileName)"))
+            let marker = try JSONDecoder().decode(ShardMarker.self, from: data)
+            #expect(marker.shard == index && marker.shards == 5)
+            for user in marker.ownedUsers {
+                if StableAssignment.partition(of: user, among: 5) == index {
+                    own += 1
+                    continue
+                }
+                let leader = marker.ownedUsers.first {
+                    bytesLess($0, user) && StableAssignment.partition(of: $0, among: 5) == index
+                }
+                #expect(leader != nil, "\(user) is in shard \(index) with no smaller id hashed there")
+            }
+        }
+        #expect(own > 5)
+    }
+
+    @Test func mergeRefusesOtherAsOfsAndMissingOrRepeatedShards() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sharded = root.appendingPathComponent("shards")
+        #expect(
+            try DayfoldProcess.run(["shard", Self.sample.path, "--shards", "2", "--out", sharded.path]).status == 0)
+        func run(_ index: Int, _ asOf: String) throws -> String {
+            let output = root.appendingPathComponent("out-\(index)-\(asOf.prefix(10))").path
+            let result = try DayfoldProcess.run([
+                "run", Self.samplePipeline, "--input", sharded.appendingPathComponent("shard=\(index)").path,
+                "--output", output, "--as-of", asOf,
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            return output
+        }
+        let zero = try run(0, "2026-03-31T18:00:00Z")
+        let one = try run(1, "2026-03-31T18:00:00Z")
+        let oneLater = try run(1, "2026-04-01T18:00:00Z")
+        let merged = root.appendingPathComponent("merged")
+        for (parts, message) in [
+            ([zero, oneLater], "another as-of"), ([zero], "missing"), ([zero, one, one], "twice"),
+            ([zero, sharded.path], "not the output of a shard run"),
+        ] {
+            let result = try DayfoldProcess.run(["merge"] + parts + ["--output", merged.path])
+            #expect(result.status == 2, "\(parts): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: merged.path))
+        }
+        // Shards go into a new or empty folder only.
+        let again = try DayfoldProcess.run(["shard", Self.sample.path, "--shards", "2", "--out", sharded.path])
+        #expect(again.status == 2 && again.stderr.contains("not empty"), "\(again.stderr)")
+    }
+}

@@ -10,6 +10,10 @@ import Foundation
 /// synthesized from the stored properties, so a field added here is kept
 /// in the state without a line of encoding to forget.
 struct PartitionContribution: Sendable, Codable {
+    /// JSON with sorted keys: the same value is the same bytes in the state
+    /// and in a shard's output.
+    func encoded() throws -> Data { try sortedKeysJSON(self) }
+
     /// Accounts of the partition's files, under their paths in the partition
     /// (a spill file's `.zst` name; `PartitionRouter.originalPaths` maps them back).
     var accounts: [FileAccount]
@@ -31,4 +35,11 @@ struct PartitionContribution: Sendable, Codable {
     var partDigests: [String: String]
     /// The client users the partition owns (the manifest's `recomputed_users`).
     var userCount: Int
+}
+
+/// `value` as JSON with its keys sorted (stable bytes for dayfold's own files).
+func sortedKeysJSON(_ value: some Encodable) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return try encoder.encode(value)
 }

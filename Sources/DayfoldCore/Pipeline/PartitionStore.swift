@@ -45,9 +45,7 @@ struct PartitionStore: Sendable {
     /// Writes `contribution` into the temporary folder and gives it its key.
     /// Returns the folder the parts now live in.
     func commit(_ key: String, _ contribution: PartitionContribution, from temporary: String) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(contribution)
+        let data = try contribution.encoded()
         do {
             try SystemCall.writeSynced(Array(data), to: temporary + "/contribution.json")
             for table in contribution.partSizes.keys { try SystemCall.sync(temporary + "/\(table).csv") }

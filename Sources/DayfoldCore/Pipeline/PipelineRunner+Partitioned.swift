@@ -142,10 +142,9 @@ extension PipelineRunner {
         let routed = router.digests
         let allFiles = layout.allFiles
         var others: [String: String] = [:]
-        for (index, file) in allFiles.enumerated() where routed[file.relativePath] == nil {
-            // Not hashed again when the state knows it (`combine` takes the state's).
-            if digestPlan.fromState.contains(file.relativePath) && !verifyInputs { continue }
-            others[file.relativePath] = (try? SHA256Hasher.hex(file: allFiles[index].absolutePath)) ?? ""
+        let fromState = digestPlan.fromState
+        for file in allFiles where routed[file.relativePath] == nil && !fromState.contains(file.relativePath) {
+            others[file.relativePath] = (try? SHA256Hasher.hex(file: file.absolutePath)) ?? ""
         }
         let (inputDigests, verified) = digestPlan.combine { index in
             let path = allFiles[index].relativePath

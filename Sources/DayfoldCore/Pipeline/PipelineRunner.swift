@@ -540,7 +540,7 @@ public struct PipelineRunner {
 
     /// A failure while writing: the unfinished output is removed, and an
     /// error that is not already the tool's own becomes an output error.
-    private static func writeFailure(_ error: any Error, _ publisher: OutputPublisher) -> any Error {
+    static func writeFailure(_ error: any Error, _ publisher: OutputPublisher) -> any Error {
         publisher.abandon()
         return error as? DayfoldError ?? DayfoldError(.output, "writing outputs failed: \(error)")
     }

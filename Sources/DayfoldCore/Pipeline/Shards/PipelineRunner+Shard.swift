@@ -17,13 +17,11 @@ extension PipelineRunner {
             let parts = publisher.path("parts")
             contribution = try computePartition(
                 input, owned: Set(marker.ownedUsers), into: parts, removeWhenRead: false)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            try encoder.encode(contribution).write(to: URL(fileURLWithPath: parts + "/contribution.json"))
+            try contribution.encoded().write(to: URL(fileURLWithPath: parts + "/contribution.json"))
             let facts = ShardRunFacts(
                 marker: marker, pipeline: config.name, configDigest: config.digest, asOfMicros: asOf.instant.micros,
                 asOfOffsetSeconds: asOf.offsetSeconds)
-            try encoder.encode(facts).write(to: URL(fileURLWithPath: parts + "/" + ShardRunFacts.fileName))
+            try sortedKeysJSON(facts).write(to: URL(fileURLWithPath: parts + "/" + ShardRunFacts.fileName))
             var accounts: [FileAccount] = []
             for var account in contribution.accounts
             where marker.shard == 0 || !marker.sharedFiles.contains(account.path) {
@@ -42,8 +40,7 @@ extension PipelineRunner {
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
             publishWarnings = try publisher.publish()
         } catch {
-            publisher.abandon()
-            throw error as? DayfoldError ?? DayfoldError(.output, "writing the shard's outputs failed: \(error)")
+            throw PipelineRunner.writeFailure(error, publisher)
         }
         let read = contribution.accounts.reduce(0) { $0 + $1.rowsRead }
         let rejected = contribution.accounts.reduce(0) { $0 + $1.rejected }

@@ -46,11 +46,7 @@ public struct ShardMarker: Codable, Sendable, Equatable {
         return marker
     }
 
-    func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(self)
-    }
+    func encoded() throws -> Data { try sortedKeysJSON(self) }
 }
 
 /// What a run of a shard publishes beside its parts (`parts/shard.json`):

@@ -53,8 +53,7 @@ public struct ShardMerger {
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
             publishWarnings = try publisher.publish()
         } catch {
-            publisher.abandon()
-            throw error as? DayfoldError ?? DayfoldError(.output, "writing the merged outputs failed: \(error)")
+            throw PipelineRunner.writeFailure(error, publisher)
         }
         let read = merged.accounts.reduce(0) { $0 + $1.rowsRead }
         let rejected = merged.accounts.reduce(0) { $0 + $1.rejected }

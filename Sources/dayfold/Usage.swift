@@ -79,6 +79,9 @@ enum Usage {
           --progress MODE      auto|always|never: per-stage progress on stderr
                                (auto: only when stderr is a terminal).
           --debug-tables       Also write every snapshot table as CSV under DIR/debug/.
+          --html               Also publish DIR/report/ (pipeline key html): a self-contained
+                               HTML report (overview, a page per coach); open
+                               DIR/report/index.html in a browser, from the file system.
           --strict             Exit 3 (after publishing) when the run has any warning,
                                failed health import or unread file; warnings are
                                always summarized on stderr.
@@ -94,6 +97,7 @@ enum Usage {
           with push/: reports/push_delivery_health.csv, reports/push_intent_summary.csv,
           reports/reminder_effectiveness.csv and their snapshots, snapshots/push_deliveries.parquet
           with --as-of-series: history/<table>/as_of_date=YYYY-MM-DD/part-0.parquet
+          with --html: report/index.html, report/coach-<id>.html (…-2.html when paged)
           rejects/rejects.csv, manifest.json
 
         EXAMPLE
@@ -187,12 +191,13 @@ enum Usage {
         dayfold merge — merge the outputs of every shard's run (SPEC §13).
 
         USAGE
-          dayfold merge OUT-0 OUT-1 … --output OUT [--debug-tables]
+          dayfold merge OUT-0 OUT-1 … --output OUT [--debug-tables] [--html]
 
         OUT gets what `dayfold run` on the whole drop publishes: the same reports,
         snapshots and rejects, byte for byte, and the manifest's accounting and input
         digests. Refused (exit 2, nothing written): outputs of different as-ofs,
         pipelines or dayfold versions, of another drop or sharding, a shard missing or
-        given twice. --output follows `dayfold run`'s rules.
+        given twice. --output follows `dayfold run`'s rules. --html (or shards run
+        with the pipeline key html) also publishes OUT/report/, as a whole run's.
         """
 }

@@ -33,7 +33,7 @@ func progressWanted(_ mode: String?) throws -> Bool {
 func runCommand(_ argv: [String]) throws -> Int32 {
     let args = try Arguments(
         argv, valued: ["--input", "--output", "--as-of", "--as-of-series", "--max-memory", "--progress", "--state"],
-        bare: ["--debug-tables", "--strict", "--follow-links", "--verify-inputs"])
+        bare: ["--debug-tables", "--strict", "--follow-links", "--verify-inputs", "--html"])
     if args.flags.contains("--help") {
         print(Usage.run)
         return 0
@@ -77,6 +77,7 @@ func runCommand(_ argv: [String]) throws -> Int32 {
     runner.followLinks = args.flags.contains("--follow-links")
     runner.statePath = args.options["--state"] ?? config.state
     runner.verifyInputs = args.flags.contains("--verify-inputs")
+    runner.html = args.flags.contains("--html") || config.html
     if runner.verifyInputs && runner.statePath == nil {
         throw DayfoldError(
             .usage, "--verify-inputs checks the digests a --state would reuse, and no --state is given",
@@ -242,7 +243,7 @@ func shardCommand(_ argv: [String]) throws -> Int32 {
 
 /// `dayfold merge PART… --output OUT` (SPEC §13).
 func mergeCommand(_ argv: [String]) throws -> Int32 {
-    let args = try Arguments(argv, valued: ["--output"], bare: ["--debug-tables"])
+    let args = try Arguments(argv, valued: ["--output"], bare: ["--debug-tables", "--html"])
     if args.flags.contains("--help") {
         print(Usage.merge)
         return 0
@@ -256,6 +257,7 @@ func mergeCommand(_ argv: [String]) throws -> Int32 {
     }
     var merger = ShardMerger(parts: args.positionals, output: output)
     merger.debugTables = args.flags.contains("--debug-tables")
+    merger.html = args.flags.contains("--html")
     let outcome = try merger.run()
     print("published \(outcome.outputDirectory) (\(outcome.rowsRead) rows read, \(outcome.rowsRejected) rejected)")
     for line in warningSummary(outcome) { writeError(line) }

@@ -24,8 +24,9 @@ extension PipelineRunner {
     /// Merges partition outputs into what a whole run writes into `staging`:
     /// the sorted tables merged, the push summaries summed, the accounts,
     /// rejects and warnings joined. Returns the manifest's parts.
+    /// `collector` (the HTML report's) sees the merged tables' row groups.
     static func mergePartitions(
-        _ inputs: PartitionMerge, staging: String, debug: Bool
+        _ inputs: PartitionMerge, staging: String, debug: Bool, collector: HTMLReportCollector? = nil
     ) throws -> PartitionedParts {
         let path: @Sendable (String) -> String = { staging + "/" + $0 }
         var pushHealth: [PushHealthRow] = []
@@ -77,7 +78,8 @@ extension PipelineRunner {
                 let rows = try merger.merge(
                     inputs: inputs.partFolders.map { $0 + "/\(table.name).csv" },
                     report: table.report.map(path), snapshot: path(snapshot),
-                    debug: debug ? path("debug/\(table.name).csv") : nil)
+                    debug: debug ? path("debug/\(table.name).csv") : nil,
+                    observe: collector?.observer(table: table.name, fields: fields[table.name] ?? []))
                 debugRSS("merged \(table.name)")
                 var written = [(snapshot, rows, try SHA256Hasher.hex(file: path(snapshot)))]
                 if let report = table.report {
@@ -96,7 +98,7 @@ extension PipelineRunner {
             for table in summaries {
                 jobs.append {
                     try PipelineRunner.writeReportAndSnapshot(
-                        table, report: "reports/\(table.name).csv", in: staging, debug: debug)
+                        table, report: "reports/\(table.name).csv", in: staging, debug: debug, collector: collector)
                 }
             }
         }

@@ -16,12 +16,14 @@ public struct PipelineConfig: Sendable {
     /// The state folder of incremental runs (SPEC §12), relative to the
     /// pipeline file's folder like `input` and `output`.
     public var state: String?
+    /// Also publish the HTML report `report/` (SPEC §14; `--html` does the same).
+    public var html = false
     /// Digest of the file's bytes (for the manifest).
     public var digest = ""
 
     static let keys: Set<String> = [
         "name", "input", "output", "default_timezone", "streak_threshold", "progress_windows", "default_targets",
-        "self_sources", "max_reject_fraction", "max_memory", "state",
+        "self_sources", "max_reject_fraction", "max_memory", "state", "html",
     ]
 
     public init() {}
@@ -111,6 +113,12 @@ public struct PipelineConfig: Sendable {
         }
         config.maxMemory = try string("max_memory")
         config.state = try string("state")
+        if let html = json["html"], !(html is NSNull) {
+            guard let flag = html as? Bool else {
+                throw bad("\"html\" must be true or false")
+            }
+            config.html = flag
+        }
         if let memory = config.maxMemory, parseByteSize(memory) == nil {
             throw bad("\"max_memory\": cannot read \"\(memory)\" (use e.g. \"512M\" or \"2G\")")
         }

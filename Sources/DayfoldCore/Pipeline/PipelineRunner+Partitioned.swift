@@ -117,8 +117,10 @@ extension PipelineRunner {
         var partitionKeys: [String] = []
     }
 
+    /// `collector`: the HTML report's, which sees the merged tables written.
     func runPartitioned(
-        _ layout: DropLayout, partitions: Int, staging: String, state: StateContext? = nil
+        _ layout: DropLayout, partitions: Int, staging: String, state: StateContext? = nil,
+        collector: HTMLReportCollector? = nil
     ) throws -> PartitionedParts {
         debugRSS("start")
         // Outputs are written under `staging` (the publisher's staging folder,
@@ -194,7 +196,7 @@ extension PipelineRunner {
                 contributions: contributions, partFolders: partFolders, originalPaths: original,
                 sharedFiles: subjects, readingOrder: layout.readingOrder.map(\.relativePath), digests: digestOfPath,
                 hasPush: layout.hasPushFolder, extraWarnings: verified),
-            staging: staging, debug: debugTables)
+            staging: staging, debug: debugTables, collector: collector)
         if let state {
             let reused =
                 reusedPartitions == 0

@@ -26,6 +26,10 @@ public struct PipelineRunner {
     public var statePath: String?
     /// `--verify-inputs`: hash every input even where the state knows its digest.
     public var verifyInputs = false
+    /// `--html` (pipeline key `html`, SPEC §14): also publish `report/`.
+    public var html = false
+    /// The largest page of the report in bytes (tests split pages with a smaller one).
+    var htmlPageLimit = HTMLReport.pageLimit
 
     public init(config: PipelineConfig, input: String, output: String, asOf: ParsedInstant) {
         self.config = config
@@ -183,8 +187,17 @@ public struct PipelineRunner {
                 history = try writePartitionedHistory(
                     layout, partitions: partitions, steps: Array(series.steps.dropLast()), publisher: publisher)
             }
-            parts = try runPartitioned(layout, partitions: partitions, staging: publisher.staging, state: state)
+            let collector = html ? HTMLReportCollector(asOf: asOf.instant) : nil
+            parts = try runPartitioned(
+                layout, partitions: partitions, staging: publisher.staging, state: state, collector: collector)
             parts.outputs += try copyLastStep(parts.outputs, publisher: publisher) + history
+            if let collector {
+                let summary = HTMLRunSummary(
+                    pipeline: config.name, asOf: asOf.instant, inputs: parts.accounts, warnings: parts.warnings,
+                    failedImports: parts.failedImports.sorted(by: bytesLess), rejects: parts.rejects)
+                parts.outputs += try HTMLReport.write(
+                    summary, rows: collector.collected, into: publisher.staging, pageLimit: htmlPageLimit)
+            }
             parts.outputs.sort { bytesLess($0.0, $1.0) }
             HeaderNotices.report(parts.accounts)
             let timings = [("partitioned run", Date().timeIntervalSince(started))]
@@ -271,6 +284,8 @@ public struct PipelineRunner {
         // of the facts, instead of finishing alone at the end of the writing.
         let eventSnapshot = LateValue<Result<(String, Int, String), any Error>>()
         let staging = publisher.staging
+        // The report's collector sees the row groups of the tables it shows as they are written.
+        let collector = html ? HTMLReportCollector(asOf: asOf.instant) : nil
         var computed = FactsStage.compute(
             drop, config: config, asOf: asOf, client: early.value,
             outcomesReady: { drop, outcomes in
@@ -333,14 +348,21 @@ public struct PipelineRunner {
                 }
             }
             func snapshot(_ name: String, _ table: @escaping @Sendable () -> OutputTable) -> Job {
-                { [try PipelineRunner.writeSnapshot(name, table(), in: staging, debug: debugTables)] }
+                {
+                    let built = table()
+                    return [
+                        try PipelineRunner.writeSnapshot(
+                            name, built, in: staging, debug: debugTables,
+                            observe: collector?.observer(table: built.name, fields: built.fields))
+                    ]
+                }
             }
             // The relationship day table is both the coach summary report and
             // a snapshot: each of its row groups is built once for both files.
             let relationshipDays: Job = {
                 let written = try PipelineRunner.writeReportAndSnapshot(
                     ReportTables.relationshipDays(result), report: "reports/coach_daily_summary.csv",
-                    in: staging, debug: debugTables)
+                    in: staging, debug: debugTables, collector: collector)
                 debugRSS("write: relationship days")
                 return written
             }
@@ -356,7 +378,7 @@ public struct PipelineRunner {
             jobs += pushTables.map { name, table in
                 {
                     try PipelineRunner.writeReportAndSnapshot(
-                        table(), report: "reports/\(name).csv", in: staging, debug: debugTables)
+                        table(), report: "reports/\(name).csv", in: staging, debug: debugTables, collector: collector)
                 }
             }
             jobs.append {
@@ -381,6 +403,15 @@ public struct PipelineRunner {
             let (digests, verified) = digestPlan.combine(inputDigests.value())
             let (hashedInputs, changed) = PipelineRunner.digested(drop.accounts, files: inputFiles, digests: digests)
             warnings += verified + changed
+            if let collector {
+                let summary = HTMLRunSummary(
+                    pipeline: config.name, asOf: asOf.instant, inputs: hashedInputs, warnings: warnings,
+                    failedImports: drop.failedImports.sorted(by: bytesLess), rejects: drop.rejects)
+                outputs += try HTMLReport.write(
+                    summary, rows: collector.collected, into: staging, pageLimit: htmlPageLimit)
+                outputs.sort { bytesLess($0.0, $1.0) }
+                lap("report")
+            }
             var manifest = Manifest(
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: hashedInputs,
                 outputs: outputs, warnings: warnings,
@@ -506,11 +537,12 @@ public struct PipelineRunner {
     /// CSV) into the staging directory `staging`, from one build of each row
     /// group; returns both outputs' paths, rows and SHA-256.
     static func writeReportAndSnapshot(
-        _ table: OutputTable, report: String, in staging: String, debug: Bool
+        _ table: OutputTable, report: String, in staging: String, debug: Bool, collector: HTMLReportCollector? = nil
     ) throws -> [(String, Int, String)] {
         let snapshot = "snapshots/\(table.name).parquet"
         let written = try TableWriters.writeParquetAndCSV(
-            table, parquet: staging + "/" + snapshot, csv: staging + "/" + report)
+            table, parquet: staging + "/" + snapshot, csv: staging + "/" + report,
+            observe: collector?.observer(table: table.name, fields: table.fields))
         if debug { try TableWriters.writeCSV(table, to: staging + "/debug/\(table.name).csv") }
         return [
             (report, written.csv.rows, written.csv.sha256), (snapshot, written.parquet.rows, written.parquet.sha256),
@@ -521,10 +553,11 @@ public struct PipelineRunner {
     /// `staging` (`OutputPublisher.staging`); returns its path in the
     /// output, row count and SHA-256 (taken as the file is written, not read back).
     private static func writeSnapshot(
-        _ name: String, _ table: OutputTable, in staging: String, debug: Bool
+        _ name: String, _ table: OutputTable, in staging: String, debug: Bool,
+        observe: (@Sendable ([ParquetColumnData]) -> Void)? = nil
     ) throws -> (String, Int, String) {
         let relative = "snapshots/\(name).parquet"
-        let (rows, digest) = try TableWriters.writeParquet(table, to: staging + "/" + relative)
+        let (rows, digest) = try TableWriters.writeParquet(table, to: staging + "/" + relative, observe: observe)
         if debug { try TableWriters.writeCSV(table, to: staging + "/debug/\(name).csv") }
         debugRSS("write: \(relative)")
         return (relative, rows, digest)

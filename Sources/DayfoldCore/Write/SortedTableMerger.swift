@@ -25,7 +25,11 @@ struct SortedTableMerger {
     /// cursors' records (bytes and field offsets): keys are compared as bytes,
     /// values parsed from bytes into the row group's columns, and report rows
     /// copied field by field, so a row costs no String per field.
-    func merge(inputs: [String], report: String?, snapshot: String, debug: String?) throws -> Int {
+    /// `observe` sees each row group's columns once written (the HTML report's collector).
+    func merge(
+        inputs: [String], report: String?, snapshot: String, debug: String?,
+        observe: (@Sendable ([ParquetColumnData]) -> Void)? = nil
+    ) throws -> Int {
         var cursors: [CSVRecordCursor] = []
         for path in inputs where FileManager.default.fileExists(atPath: path) {
             let cursor = CSVRecordCursor(
@@ -43,7 +47,9 @@ struct SortedTableMerger {
         var buffered = 0
         var rows = 0
         func flush() throws {
-            try parquet.writeRowGroup(columns.map { $0.data })
+            let data = columns.map { $0.data }
+            try parquet.writeRowGroup(data)
+            observe?(data)
             for index in columns.indices { columns[index].reset() }
             buffered = 0
         }

@@ -29,9 +29,12 @@ enum TableWriters {
     /// largest table, which otherwise finishes alone, that is most of its time.
     /// At most two row groups are in memory.
     /// Returns the number of data rows written and the SHA-256 of the bytes written.
+    /// `observe` sees each row group once written (the HTML report's collector).
     @discardableResult
-    static func writeParquet(_ table: OutputTable, to path: String) throws -> (rows: Int, sha256: String) {
-        try writeParquet(table, to: path) { _ in }
+    static func writeParquet(
+        _ table: OutputTable, to path: String, observe: (@Sendable ([ParquetColumnData]) -> Void)? = nil
+    ) throws -> (rows: Int, sha256: String) {
+        try writeParquet(table, to: path) { observe?($0) }
     }
 
     /// Writes `table` both as a Parquet snapshot and as a CSV report, from
@@ -40,10 +43,12 @@ enum TableWriters {
     /// instead of twice (the relationship day table is both, and building it
     /// is most of either's time). Returns each file's rows and SHA-256.
     static func writeParquetAndCSV(
-        _ table: OutputTable, parquet parquetPath: String, csv csvPath: String, guardFormulas: Bool = true
+        _ table: OutputTable, parquet parquetPath: String, csv csvPath: String, guardFormulas: Bool = true,
+        observe: (@Sendable ([ParquetColumnData]) -> Void)? = nil
     ) throws -> (parquet: (rows: Int, sha256: String), csv: (rows: Int, sha256: String)) {
         let report = try CSVReportWriter(path: csvPath, header: table.header, guardFormulas: guardFormulas)
         let snapshot = try writeParquet(table, to: parquetPath) { columns in
+            observe?(columns)
             let rows = columns.first?.count ?? 0
             for start in stride(from: 0, to: rows, by: csvChunkRows) {
                 try report.append(

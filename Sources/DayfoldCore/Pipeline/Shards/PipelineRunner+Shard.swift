@@ -20,7 +20,7 @@ extension PipelineRunner {
             try contribution.encoded().write(to: URL(fileURLWithPath: parts + "/contribution.json"))
             let facts = ShardRunFacts(
                 marker: marker, pipeline: config.name, configDigest: config.digest, asOfMicros: asOf.instant.micros,
-                asOfOffsetSeconds: asOf.offsetSeconds)
+                asOfOffsetSeconds: asOf.offsetSeconds, html: html ? true : nil)
             try sortedKeysJSON(facts).write(to: URL(fileURLWithPath: parts + "/" + ShardRunFacts.fileName))
             var accounts: [FileAccount] = []
             for var account in contribution.accounts

@@ -60,4 +60,7 @@ struct ShardRunFacts: Codable, Sendable, Equatable {
     var configDigest: String
     var asOfMicros: Int64
     var asOfOffsetSeconds: Int32
+    /// The shard was run with the pipeline key `html` or `--html`: its merge
+    /// publishes the HTML report (nil, left out of the file, when not).
+    var html: Bool?
 }

@@ -12,6 +12,9 @@ public struct ShardMerger {
     public var parts: [String]
     public var output: String
     public var debugTables = false
+    /// `--html`: also publish `report/` (SPEC §14), as a whole run with `--html` does.
+    /// Shards run with the pipeline key `html` ask for it too.
+    public var html = false
 
     public init(parts: [String], output: String) {
         self.parts = parts
@@ -35,15 +38,25 @@ public struct ShardMerger {
         let target = try OutputTarget(output: output, drop: first.folder)
         let publisher = try OutputPublisher(target: target)
         let marker = first.facts.marker
-        let merged: PipelineRunner.PartitionedParts
+        var merged: PipelineRunner.PartitionedParts
         var publishWarnings: [String] = []
         do {
+            let html = html || loaded.contains { $0.facts.html == true }
+            let collector = html ? HTMLReportCollector(asOf: Instant(micros: first.facts.asOfMicros)) : nil
             merged = try PipelineRunner.mergePartitions(
                 PartitionMerge(
                     contributions: loaded.map(\.contribution), partFolders: loaded.map { $0.folder + "/parts" },
                     originalPaths: marker.originalPaths, sharedFiles: Set(marker.sharedFiles),
                     readingOrder: marker.readingOrder, digests: marker.digests, hasPush: marker.hasPush),
-                staging: publisher.staging, debug: debugTables)
+                staging: publisher.staging, debug: debugTables, collector: collector)
+            if let collector {
+                let summary = HTMLRunSummary(
+                    pipeline: first.facts.pipeline, asOf: Instant(micros: first.facts.asOfMicros),
+                    inputs: merged.accounts, warnings: merged.warnings,
+                    failedImports: merged.failedImports.sorted(by: bytesLess), rejects: merged.rejects)
+                merged.outputs += try HTMLReport.write(summary, rows: collector.collected, into: publisher.staging)
+                merged.outputs.sort { bytesLess($0.0, $1.0) }
+            }
             var manifest = Manifest(
                 pipelineName: first.facts.pipeline, configDigest: first.facts.configDigest,
                 asOf: Instant(micros: first.facts.asOfMicros), inputs: merged.accounts, outputs: merged.outputs,

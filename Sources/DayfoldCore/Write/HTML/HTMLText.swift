@@ -1,0 +1,67 @@
+import Foundation
+
+/// Text as the report writes it: every value escaped for HTML, numbers in
+/// one fixed form (the same value gives the same bytes on every machine).
+enum HTMLText {
+    /// `text` safe inside an element or a quoted attribute.
+    static func escape(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 })
+        else { return text }
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count + 16)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// A number with at most one decimal (none from 100 on), "−" never
+    /// written as "-0".
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "–" }
+        let text = abs(value) >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
+        let trimmed = text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+        return trimmed == "-0" ? "0" : trimmed
+    }
+
+    /// An adherence fraction as a percentage; nil (nothing scored) is
+    /// "no plan", never "0 %".
+    static func adherence(_ value: Double?) -> String {
+        guard let value else { return "no plan" }
+        return percent(value * 100)
+    }
+
+    /// A value already in percent.
+    static func percent(_ value: Double) -> String {
+        guard value.isFinite else { return "–" }
+        return String(format: "%.0f", value) + " %"
+    }
+
+    static func count(_ value: Int64) -> String { String(value) }
+    static func count(_ value: Int) -> String { String(value) }
+
+    /// An id as a token for file names and fragments: kept when it is only
+    /// letters, digits, `_` and `-`; otherwise `~` and the hex of its UTF-8
+    /// (so two ids never share a token).
+    static func token(_ id: String) -> String {
+        let plain = !id.isEmpty && id.utf8.allSatisfy {
+            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F
+                || $0 == 0x2D
+        }
+        guard !plain else { return id }
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = [0x7E]
+        for byte in id.utf8 {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
+    }
+}

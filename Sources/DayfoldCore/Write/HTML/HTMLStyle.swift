@@ -23,6 +23,8 @@ enum HTMLStyle {
         th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
         th{background:var(--soft);font-weight:600}
         td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+        .nowrap{white-space:nowrap}
+        table.progress td:last-child{min-width:12em}
         dl.run{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:4px 0}
         dl.run dt{font-weight:600}
         dl.run dd{margin:0}
@@ -34,6 +36,7 @@ enum HTMLStyle {
         .card{background:var(--soft);border-radius:6px;padding:6px 10px;min-width:110px}
         .card b{display:block;font-size:18px}
         .noplan{color:var(--muted);font-style:italic}
+        span.noplan,span.muted{white-space:nowrap}
         svg.chart{display:block;max-width:100%;height:auto}
         svg.cal{width:100%;max-width:300px}
         svg.push{width:100%}
@@ -53,7 +56,12 @@ enum HTMLStyle {
         .defs{position:absolute;width:0;height:0;overflow:hidden}
         footer{margin-top:28px;border-top:1px solid var(--line);padding-top:6px;font-size:13px;color:var(--muted)}
         @media (max-width:600px){body{font-size:14px;padding:8px 10px 30px}h1{font-size:20px}\
-        th,td{padding:3px 5px}.card{min-width:90px}}
+        th,td{padding:3px 5px}.card{min-width:90px}section.client{padding:2px 8px 8px}\
+        table.progress,table.progress tbody{display:block}table.progress tr:first-child{display:none}\
+        table.progress tr{display:grid;grid-template-columns:1fr auto;border-bottom:1px solid var(--line);\
+        padding:3px 0}table.progress td{border:0;padding:1px 4px}\
+        table.progress td:nth-child(3),table.progress td:nth-child(4){grid-column:1/-1}\
+        table.progress td:last-child{min-width:0;color:var(--muted);font-size:13px}}
         @media print{body{max-width:none;padding:0;font-size:11pt}nav,.pager,summary{display:none}\
         a{color:inherit;text-decoration:none}section.client,table,svg{break-inside:avoid}\
         .scroll{overflow:visible}th{background:none}}

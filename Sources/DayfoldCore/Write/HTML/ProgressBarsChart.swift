@@ -11,16 +11,16 @@ enum ProgressBarsChart {
     static func render(_ rows: [ReportRows.Progress]) -> String {
         guard !rows.isEmpty else { return "<p class=\"muted\">No Progress windows for this client.</p>" }
         var html =
-            "<div class=\"scroll\"><table class=\"progress\"><tr><th>metric</th><th class=\"n\">window</th>"
-            + "<th class=\"n\">average</th><th class=\"n\">target</th><th class=\"n\">of target</th>"
-            + "<th>against the target</th><th>coverage</th></tr>"
+            "<div class=\"scroll\"><table class=\"progress\"><tr><th>metric, window</th>"
+            + "<th class=\"n\">average / target</th><th>against the target</th><th>coverage</th></tr>"
         for row in rows {
-            let average = row.daysWithData > 0 ? row.average.map(HTMLText.number) ?? "–" : "–"
+            let hasData = row.daysWithData > 0
+            let average = hasData ? row.average.map(HTMLText.number) ?? "–" : "–"
             let target = row.target.map(HTMLText.number) ?? "–"
-            let percent = row.daysWithData > 0 ? row.percentOfTarget.map(HTMLText.percent) ?? "–" : "–"
+            let percent = hasData ? row.percentOfTarget.map { " (\(HTMLText.percent($0)))" } ?? "" : ""
             html +=
-                "<tr><td>\(HTMLText.escape(row.metric))</td><td class=\"n\">\(row.windowDays) d</td>"
-                + "<td class=\"n\">\(average)</td><td class=\"n\">\(target)</td><td class=\"n\">\(percent)</td>"
+                "<tr><td>\(HTMLText.escape(row.metric)), \(row.windowDays) d</td>"
+                + "<td class=\"n nowrap\">\(average) / \(target)\(percent)</td>"
                 + "<td>\(bar(row))</td><td>\(HTMLText.escape(row.coverageLabel))</td></tr>"
         }
         return html + "</table></div>"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs what dayfold needs and the machine lacks (Debian packages; with
+# Installs what dayfold needs and the machine lacks (Debian packages, with
+# chromium for the HTML report's browser tests; with
 # --python also the interop checkers duckdb and pyarrow from PyPI).
 set -euo pipefail
-packages=(libsqlite3-dev libcsv-dev libzstd-dev libssl-dev libexpat1-dev zlib1g-dev libzip-dev zstd)
+packages=(libsqlite3-dev libcsv-dev libzstd-dev libssl-dev libexpat1-dev zlib1g-dev libzip-dev zstd chromium)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

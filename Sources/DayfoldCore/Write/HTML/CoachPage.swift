@@ -19,7 +19,11 @@ enum CoachPage {
         var byCoach: [String: [ReportRows.Streak]] = [:]
         var none: [ReportRows.Streak] = []
         for streak in streaks {
-            if let coach = streak.coachUserID { byCoach[coach, default: []].append(streak) } else { none.append(streak) }
+            if let coach = streak.coachUserID {
+                byCoach[coach, default: []].append(streak)
+            } else {
+                none.append(streak)
+            }
         }
         var coaches = byCoach.keys.sorted(by: bytesLess).map { Coach(id: $0, streaks: byCoach[$0] ?? []) }
         if !none.isEmpty { coaches.append(Coach(id: nil, streaks: none)) }

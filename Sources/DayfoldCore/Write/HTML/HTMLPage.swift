@@ -9,7 +9,8 @@ enum HTMLPage {
             + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
             + "<meta name=\"color-scheme\" content=\"light\">"
             + "<title>\(HTMLText.escape(title))</title><style>\(HTMLStyle.css)</style></head>\n<body>"
-            + HTMLStyle.svgDefinitions + "<header><nav>\(nav)</nav><h1>\(HTMLText.escape(title))</h1></header>\n<main>\n"
+            + HTMLStyle.svgDefinitions
+            + "<header><nav>\(nav)</nav><h1>\(HTMLText.escape(title))</h1></header>\n<main>\n"
             + body + "</main>\n<footer>\(footer)</footer>\n</body></html>\n"
     }
 

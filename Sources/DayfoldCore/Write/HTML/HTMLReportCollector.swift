@@ -26,7 +26,8 @@ final class HTMLReportCollector: Sendable {
     ]
 
     init(asOf: Instant) {
-        let utcDay = Int32(truncatingIfNeeded: asOf.seconds >= 0 ? asOf.seconds / 86_400 : (asOf.seconds - 86_399) / 86_400)
+        let utcDay = Int32(
+            truncatingIfNeeded: asOf.seconds >= 0 ? asOf.seconds / 86_400 : (asOf.seconds - 86_399) / 86_400)
         firstDay = LocalDate(days: utcDay - Int32(DayCalendarChart.days) - 2)
     }
 

@@ -51,10 +51,12 @@ enum HTMLText {
     /// letters, digits, `_` and `-`; otherwise `~` and the hex of its UTF-8
     /// (so two ids never share a token).
     static func token(_ id: String) -> String {
-        let plain = !id.isEmpty && id.utf8.allSatisfy {
-            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F
-                || $0 == 0x2D
-        }
+        let plain =
+            !id.isEmpty
+            && id.utf8.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F
+                    || $0 == 0x2D
+            }
         guard !plain else { return id }
         let digits = Array("0123456789abcdef".utf8)
         var hex: [UInt8] = [0x7E]

@@ -26,7 +26,9 @@ enum PushHealthChart {
             day.deliveries += row.deliveries
             day.delivered += row.delivered
             day.failed += row.failed
-            for (slot, count) in row.failedByClass.enumerated() where slot < classes { day.failedByClass[slot] += count }
+            for (slot, count) in row.failedByClass.enumerated() where slot < classes {
+                day.failedByClass[slot] += count
+            }
             byDay[row.day.days] = day
         }
         return byDay.keys.sorted().compactMap { byDay[$0] }
@@ -58,7 +60,8 @@ enum PushHealthChart {
         for day in days {
             let x = left + Int(day.day.days - firstDay.days) * pitch
             var y = Double(height - bottom)
-            let parts = [(day.delivered, "#2e7d32", "delivered")]
+            let parts =
+                [(day.delivered, "#2e7d32", "delivered")]
                 + classes.indices.map { (day.failedByClass[$0], colors[$0 % colors.count], "failed \(classes[$0])") }
             for (count, color, name) in parts where count > 0 {
                 let size = Double(count) / Double(tallest) * plot
@@ -72,7 +75,8 @@ enum PushHealthChart {
         svg += "</svg>"
         let legend =
             "<ul class=\"legend\">"
-            + ([("#2e7d32", "delivered")] + classes.indices.map { (colors[$0 % colors.count], "failed: \(classes[$0])") })
+            + ([("#2e7d32", "delivered")]
+            + classes.indices.map { (colors[$0 % colors.count], "failed: \(classes[$0])") })
             .map {
                 "<li><svg viewBox=\"0 0 12 12\" aria-hidden=\"true\"><rect width=\"12\" height=\"12\" fill=\"\($0.0)\"/>"
                     + "</svg>\(HTMLText.escape($0.1))</li>"

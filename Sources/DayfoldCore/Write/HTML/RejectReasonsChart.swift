@@ -33,6 +33,7 @@ enum RejectReasonsChart {
             table += "<tr><td>\(reasons.count - shown) other reasons</td><td class=\"n\">\(rest)</td></tr>"
         }
         table += "</table></div>"
-        return svg + table + "<p class=\"muted\">\(rejected) rejected rows in all; rejects/rejects.csv has each one.</p>"
+        return svg + table
+            + "<p class=\"muted\">\(rejected) rejected rows in all; rejects/rejects.csv has each one.</p>"
     }
 }

@@ -16,7 +16,7 @@ enum HTMLStyle {
         h1{font-size:24px;margin:8px 0}
         h2{font-size:19px;margin:22px 0 8px}
         h3{font-size:16px;margin:14px 0 6px}
-        code{font:13px/1.3 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;word-break:break-all}
+        code{font:13px/1.3 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}
         .muted{color:var(--muted)}
         .scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}
         table{border-collapse:collapse;font-size:14px;margin:4px 0 8px}

@@ -21,7 +21,11 @@ enum OverviewPage {
         _ summary: HTMLRunSummary, rows: ReportRows, coaches: [CoachPage.Coach], placement: [String: String],
         frame: HTMLReport.Frame, pageLimit: Int
     ) -> [(String, String)] {
-        let first = runSection(summary) + pushSection(rows) + coachSection(coaches, signals: rows.signals)
+        // The run's accounting first, then who needs attention; the rest of
+        // the run's health and the coaches after the clients at risk.
+        let first = runSection(summary)
+        let rest =
+            healthSection(summary) + pushSection(rows) + coachSection(coaches, signals: rows.signals)
         // Highest severity first; within one, the table's order (relationship, signal).
         let atRisk = rows.signals.enumerated().sorted {
             let left = rank($0.element.severity)
@@ -34,7 +38,8 @@ enum OverviewPage {
             HTMLPage.frameBytes(title: title, nav: frame.nav, footer: frame.footer) + 2 * HTMLPager.navigationBytes
             + riskHead(count: atRisk.count).utf8.count + riskTableHead.utf8.count + 64
         let ranges = HTMLPager.split(
-            riskRows, firstBudget: pageLimit - frameBytes - first.utf8.count, budget: pageLimit - frameBytes)
+            riskRows, firstBudget: pageLimit - frameBytes - first.utf8.count - rest.utf8.count,
+            budget: pageLimit - frameBytes)
         return ranges.enumerated().map { index, range in
             let pager = HTMLPager.navigation(base, page: index + 1, count: ranges.count)
             var body = index == 0 ? first : ""
@@ -43,6 +48,7 @@ enum OverviewPage {
                 body += "<div class=\"scroll\">" + riskTableHead + riskRows[range].joined() + "</table></div>\n"
             }
             body += pager
+            if index == 0 { body += rest }
             return (
                 HTMLPager.fileName(base, page: index + 1),
                 HTMLPage.render(title: title, nav: frame.nav, body: body, footer: frame.footer)
@@ -74,9 +80,14 @@ enum OverviewPage {
                 + "<td class=\"n\">\(account.duplicate)</td><td class=\"n\">\(account.ignored)</td>"
                 + "<td class=\"n\">\(account.rejected)</td></tr>"
         }
-        html += "</table></div></details>\n"
-        html += "<h2 id=\"rejects\">Top reject reasons</h2>"
-        html += RejectReasonsChart.render(summary.rejectReasons, rejected: total(\.rejected))
+        return html + "</table></div></details>\n"
+    }
+
+    /// Reject reasons, warnings and failed imports.
+    private static func healthSection(_ summary: HTMLRunSummary) -> String {
+        var html = "<h2 id=\"rejects\">Top reject reasons</h2>"
+        html += RejectReasonsChart.render(
+            summary.rejectReasons, rejected: summary.inputs.reduce(0) { $0 + $1.rejected })
         html += "<h2 id=\"warnings\">Warnings</h2>"
         html +=
             summary.warnings.isEmpty

@@ -24,7 +24,9 @@ enum RejectReasonsChart {
                 + "<text x=\"\(labelWidth + width + 4)\" y=\"\(y + 13)\">\(entry.rows)</text>"
         }
         svg += "</svg>"
-        var table = "<div class=\"scroll\"><table><tr><th>reason</th><th class=\"n\">rows</th></tr>"
+        var table =
+            "<details><summary>The reasons as a table</summary><div class=\"scroll\"><table><tr><th>reason</th>"
+            + "<th class=\"n\">rows</th></tr>"
         for entry in top {
             table += "<tr><td><code>\(HTMLText.escape(entry.reason))</code></td><td class=\"n\">\(entry.rows)</td></tr>"
         }
@@ -32,7 +34,7 @@ enum RejectReasonsChart {
             let rest = reasons.dropFirst(shown).reduce(0) { $0 + $1.rows }
             table += "<tr><td>\(reasons.count - shown) other reasons</td><td class=\"n\">\(rest)</td></tr>"
         }
-        table += "</table></div>"
+        table += "</table></div></details>"
         return svg + table
             + "<p class=\"muted\">\(rejected) rejected rows in all; rejects/rejects.csv has each one.</p>"
     }

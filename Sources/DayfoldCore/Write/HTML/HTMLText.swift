@@ -49,15 +49,12 @@ enum HTMLText {
 
     /// An id as a token for file names and fragments: kept when it is only
     /// letters, digits, `_` and `-`; otherwise `~` and the hex of its UTF-8
-    /// (so two ids never share a token).
+    /// (so two ids never share a token). A token that would pass 120
+    /// bytes (a file name may have 255) is `~~` and the SHA-256 of the id.
     static func token(_ id: String) -> String {
-        let plain =
-            !id.isEmpty
-            && id.utf8.allSatisfy {
-                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F
-                    || $0 == 0x2D
-            }
-        guard !plain else { return id }
+        let bytes = id.utf8.count
+        if isPlain(id) { return bytes <= 120 ? id : "~~" + SHA256Hasher.hex(id) }
+        guard bytes <= 59 else { return "~~" + SHA256Hasher.hex(id) }
         let digits = Array("0123456789abcdef".utf8)
         var hex: [UInt8] = [0x7E]
         for byte in id.utf8 {
@@ -65,5 +62,14 @@ enum HTMLText {
             hex.append(digits[Int(byte & 0x0F)])
         }
         return String(decoding: hex, as: UTF8.self)
+    }
+
+    /// Only letters, digits, `_` and `-`.
+    private static func isPlain(_ id: String) -> Bool {
+        !id.isEmpty
+            && id.utf8.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F
+                    || $0 == 0x2D
+            }
     }
 }

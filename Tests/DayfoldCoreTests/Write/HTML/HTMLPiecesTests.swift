@@ -14,6 +14,9 @@ import Testing
         #expect(HTMLText.token("2a66a88b-3231") == "2a66a88b-3231")
         #expect(HTMLText.token("a/b") == "~612f62")
         #expect(HTMLText.token("~612f62") != HTMLText.token("a/b"))
+        let long = String(repeating: "é", count: 100)
+        #expect(HTMLText.token(long).utf8.count <= 120)
+        #expect(HTMLText.token(long).hasPrefix("~~"))
     }
 
     @Test(arguments: [

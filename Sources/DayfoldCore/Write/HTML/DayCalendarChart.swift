@@ -44,19 +44,30 @@ enum DayCalendarChart {
         let weeks = (offset + Self.days + 6) / 7
         let width = left + weeks * pitch
         let height = top + 7 * pitch
+        // Each day's look and date text, made once for the squares and the table.
+        let dates = (0..<Self.days).map { first.adding(days: $0) }
+        let texts = dates.map(\.description)
+        let looks = dates.map { look(byDate[$0.days]) }
         var counts: [String: Int] = [:]
         var squares = ""
-        squares.reserveCapacity(Self.days * 96)
+        squares.reserveCapacity(Self.days * 120)
         for index in 0..<Self.days {
-            let date = first.adding(days: index)
-            let look = look(byDate[date.days])
+            let look = looks[index]
             counts[look.style, default: 0] += 1
             let slot = offset + index
-            let x = left + (slot / 7) * pitch
-            let y = top + (slot % 7) * pitch
-            squares +=
-                "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" class=\"\(look.style)\" "
-                + "data-date=\"\(date)\"><title>\(date): \(look.words)</title></rect>"
+            squares += "<rect x=\""
+            squares += String(left + (slot / 7) * pitch)
+            squares += "\" y=\""
+            squares += String(top + (slot % 7) * pitch)
+            squares += Self.squareSize
+            squares += look.style
+            squares += "\" data-date=\""
+            squares += texts[index]
+            squares += "\"><title>"
+            squares += texts[index]
+            squares += ": "
+            squares += look.words
+            squares += "</title></rect>"
         }
         let summary =
             "\(label): \(first) to \(last): \(counts["k"] ?? 0) kept, \(counts["b"] ?? 0) broken, "
@@ -69,8 +80,10 @@ enum DayCalendarChart {
         }
         svg += "<text x=\"\(left)\" y=\"10\">\(first)</text>"
         svg += squares + "</svg>"
-        return svg + legend + table(first: first, offset: offset, weeks: weeks, byDate: byDate)
+        return svg + legend + table(first: first, offset: offset, weeks: weeks, looks: looks)
     }
+
+    private static let squareSize = "\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" class=\""
 
     /// What the squares mean, under each calendar.
     static let legend =
@@ -81,8 +94,9 @@ enum DayCalendarChart {
         }.joined() + "</ul>"
 
     /// The calendar as a table: a row per week, a column per weekday.
-    private static func table(first: LocalDate, offset: Int, weeks: Int, byDate: [Int32: ReportRows.Day]) -> String {
+    private static func table(first: LocalDate, offset: Int, weeks: Int, looks: [Look]) -> String {
         var rows = ""
+        rows.reserveCapacity(weeks * 160)
         for week in 0..<weeks {
             let monday = first.adding(days: week * 7 - offset)
             rows += "<tr><th>\(monday)</th>"
@@ -92,8 +106,10 @@ enum DayCalendarChart {
                     rows += "<td></td>"
                     continue
                 }
-                let look = look(byDate[first.adding(days: index).days])
-                rows += look.style == "n" ? "<td class=\"noplan\">\(look.words)</td>" : "<td>\(look.words)</td>"
+                let look = looks[index]
+                rows += look.style == "n" ? "<td class=\"noplan\">" : "<td>"
+                rows += look.words
+                rows += "</td>"
             }
             rows += "</tr>"
         }

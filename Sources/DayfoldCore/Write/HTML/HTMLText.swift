@@ -22,13 +22,9 @@ enum HTMLText {
         return escaped
     }
 
-    /// A number with at most one decimal (none from 100 on), "−" never
-    /// written as "-0".
+    /// A number with at most one decimal (none from 100 on), never "-0".
     static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "–" }
-        let text = abs(value) >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
-        let trimmed = text.hasSuffix(".0") ? String(text.dropLast(2)) : text
-        return trimmed == "-0" ? "0" : trimmed
+        abs(value) >= 100 ? fixed(value, tenths: false) : fixed(value, tenths: true)
     }
 
     /// An adherence fraction as a percentage; nil (nothing scored) is
@@ -38,10 +34,25 @@ enum HTMLText {
         return percent(value * 100)
     }
 
-    /// A value already in percent.
+    /// A value already in percent, as a whole number.
     static func percent(_ value: Double) -> String {
+        fixed(value, tenths: false) + " %"
+    }
+
+    /// `value` rounded half to even to a whole number or to tenths, trailing
+    /// ".0" left out: written from integers, not through `String(format:)`
+    /// (slow on Linux, and the report writes tens of thousands of numbers).
+    static func fixed(_ value: Double, tenths: Bool) -> String {
         guard value.isFinite else { return "–" }
-        return String(format: "%.0f", value) + " %"
+        let scaled = (tenths ? value * 10 : value).rounded(.toNearestOrEven)
+        guard abs(scaled) < 1e15 else { return String(format: tenths ? "%.1f" : "%.0f", value) }
+        let units = Int64(scaled)
+        guard units != 0 else { return "0" }
+        guard tenths else { return String(units) }
+        let magnitude = units.magnitude
+        let whole = String(magnitude / 10)
+        let tenth = magnitude % 10
+        return (units < 0 ? "-" : "") + whole + (tenth == 0 ? "" : "." + String(tenth))
     }
 
     static func count(_ value: Int64) -> String { String(value) }

@@ -39,8 +39,8 @@ enum ProgressBarsChart {
         return "<svg class=\"chart bar\" viewBox=\"0 0 \(HTMLText.number(width)) 14\" role=\"img\" "
             + "aria-label=\"\(HTMLText.escape(words))\"><title>\(HTMLText.escape(words))</title>"
             + "<rect class=\"track\" width=\"\(HTMLText.number(width))\" height=\"14\"/>"
-            + "<rect class=\"fill\" y=\"2\" width=\"\(String(format: "%.1f", filled))\" height=\"10\"/>"
-            + "<line class=\"goal\" x1=\"\(String(format: "%.1f", goal))\" x2=\"\(String(format: "%.1f", goal))\" "
+            + "<rect class=\"fill\" y=\"2\" width=\"\(HTMLText.fixed(filled, tenths: true))\" height=\"10\"/>"
+            + "<line class=\"goal\" x1=\"\(HTMLText.fixed(goal, tenths: true))\" x2=\"\(HTMLText.fixed(goal, tenths: true))\" "
             + "y1=\"0\" y2=\"14\"/></svg>"
     }
 }

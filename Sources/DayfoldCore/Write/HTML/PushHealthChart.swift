@@ -67,8 +67,8 @@ enum PushHealthChart {
                 let size = Double(count) / Double(tallest) * plot
                 y -= size
                 svg +=
-                    "<rect x=\"\(x)\" y=\"\(String(format: "%.1f", y))\" width=\"\(barWidth)\" "
-                    + "height=\"\(String(format: "%.1f", size))\" fill=\"\(color)\"><title>\(day.day): "
+                    "<rect x=\"\(x)\" y=\"\(HTMLText.fixed(y, tenths: true))\" width=\"\(barWidth)\" "
+                    + "height=\"\(HTMLText.fixed(size, tenths: true))\" fill=\"\(color)\"><title>\(day.day): "
                     + "\(count) \(HTMLText.escape(name))</title></rect>"
             }
         }

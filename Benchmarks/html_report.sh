@@ -6,10 +6,11 @@
 #   Benchmarks/html_report.sh                  # a 150 MiB drop, 3 runs of each
 #   SIZE_MB=1024 Benchmarks/html_report.sh     # the 1 GB benchmark drop
 #
-# Prints the median wall time of each, the report stage's own time (the
-# manifest's timings_seconds.report) as a share of the --html run, the
-# difference of the medians as a share of the plain run, and the report's
-# pages: how many, the largest, the total.
+# Prints the median wall time and CPU time (user + system, from GNU time:
+# steadier than wall time on a shared machine) of each, the report stage's
+# own time (the manifest's timings_seconds.report) as a share of the --html
+# run, the differences of the medians as a share of the plain run, and the
+# report's pages: how many, the largest, the total.
 #
 # Environment: SIZE_MB (default 150), DAYS (365), SEED (42), RUNS (3),
 # AS_OF (2026-04-01T00:00:00Z), WORKDIR + KEEP=1 (keep and reuse the drop),
@@ -39,27 +40,36 @@ if [[ ! -d "$drop" ]]; then
 fi
 drop_mib=$(du -sm "$drop" | cut -f1)
 
-now() { date +%s.%N; }
+[[ -x /usr/bin/time ]] || { echo "GNU time (/usr/bin/time) is needed: apt-get install time" >&2; exit 1; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+# Prints "wall cpu" of one run (exit 3, published with too many rejects, is a full run).
 run_once() {
-    local out="$workdir/out-$1" start
+    local out="$workdir/out-$1"
     rm -rf "$out"
-    start=$(now)
-    "$dayfold" run --input "$drop" --output "$out" --as-of "$as_of" "${@:2}" >/dev/null 2>&1 || [[ $? == 3 ]]
-    awk -v s="$start" -v e="$(now)" 'BEGIN { printf "%.3f\n", e - s }'
+    /usr/bin/time -f "%e %U %S" -o "$workdir/time.txt" \
+        "$dayfold" run --input "$drop" --output "$out" --as-of "$as_of" "${@:2}" >/dev/null 2>&1 || [[ $? == 3 ]]
+    awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$workdir/time.txt"
 }
 
 plain=()
 html=()
+plain_cpu=()
+html_cpu=()
 stage=()
 run_once warmup >/dev/null
 for ((index = 0; index < runs; index++)); do
-    plain+=("$(run_once plain)")
-    html+=("$(run_once html --html)")
+    read -r wall cpu < <(run_once plain)
+    plain+=("$wall")
+    plain_cpu+=("$cpu")
+    read -r wall cpu < <(run_once html --html)
+    html+=("$wall")
+    html_cpu+=("$cpu")
     stage+=("$(grep -o '"report": [0-9.]*' "$workdir/out-html/manifest.json" | grep -o '[0-9.]*$')")
 done
 plain_median=$(printf '%s\n' "${plain[@]}" | median)
 html_median=$(printf '%s\n' "${html[@]}" | median)
+plain_cpu_median=$(printf '%s\n' "${plain_cpu[@]}" | median)
+html_cpu_median=$(printf '%s\n' "${html_cpu[@]}" | median)
 stage_median=$(printf '%s\n' "${stage[@]}" | median)
 report="$workdir/out-html/report"
 pages=$(find "$report" -name '*.html' | wc -l)
@@ -67,10 +77,11 @@ largest=$(find "$report" -name '*.html' -printf '%s\n' | sort -n | tail -1)
 total=$(du -sb "$report" | cut -f1)
 
 echo "drop: ${drop_mib} MiB, ${clients} clients, ${days} days (seed ${seed}); ${runs} runs each, nproc $(nproc)"
-echo "run without --html: ${plain_median} s (median of: ${plain[*]})"
-echo "run with --html:    ${html_median} s (median of: ${html[*]})"
-awk -v s="$stage_median" -v h="$html_median" -v p="$plain_median" 'BEGIN {
+echo "run without --html: ${plain_median} s wall (of: ${plain[*]}), ${plain_cpu_median} s CPU (of: ${plain_cpu[*]})"
+echo "run with --html:    ${html_median} s wall (of: ${html[*]}), ${html_cpu_median} s CPU (of: ${html_cpu[*]})"
+awk -v s="$stage_median" -v h="$html_median" -v p="$plain_median" -v hc="$html_cpu_median" -v pc="$plain_cpu_median" 'BEGIN {
     printf "report stage (manifest timings_seconds.report): %.3f s = %.1f %% of the --html run\n", s, 100 * s / h
-    printf "difference of the medians: %+.3f s = %+.1f %% of the plain run\n", h - p, 100 * (h - p) / p
+    printf "difference of the wall medians: %+.3f s = %+.1f %% of the plain run\n", h - p, 100 * (h - p) / p
+    printf "difference of the CPU medians:  %+.3f s = %+.1f %% of the plain run\n", hc - pc, 100 * (hc - pc) / pc
 }'
 echo "report: ${pages} pages, largest $((largest / 1024)) KiB, ${total} bytes in all"

@@ -40,25 +40,31 @@ import Testing
             "shard", ReportDrops.sample.path, "--shards", "3", "--out", sharded.path,
         ])
         #expect(shard.status == 0, "\(shard.stderr)")
-        var outputs: [String] = []
-        for index in 0..<3 {
-            let output = root.appendingPathComponent("out-\(index)")
-            let run = try DayfoldProcess.run([
-                "run", ReportDrops.pipeline, "--input", sharded.appendingPathComponent("shard=\(index)").path,
-                "--output", output.path, "--as-of", ReportDrops.asOf,
-            ])
-            #expect(run.status == 0, "shard \(index): \(run.stderr)")
-            outputs.append(output.path)
+        // Shards run without --html, merged with it; and run with it, merged without.
+        func runShards(_ name: String, _ extra: [String]) throws -> [String] {
+            try (0..<3).map { index in
+                let output = root.appendingPathComponent("\(name)-\(index)")
+                let run = try DayfoldProcess.run(
+                    [
+                        "run", ReportDrops.pipeline, "--input", sharded.appendingPathComponent("shard=\(index)").path,
+                        "--output", output.path, "--as-of", ReportDrops.asOf,
+                    ] + extra)
+                #expect(run.status == 0, "shard \(index): \(run.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("report").path))
+                return output.path
+            }
         }
-        let merged = root.appendingPathComponent("merged")
-        let merge = try DayfoldProcess.run(["merge"] + outputs + ["--output", merged.path, "--html"])
-        #expect(merge.status == 0, "\(merge.stderr)")
         let whole = root.appendingPathComponent("whole")
         try ReportDrops.run(ReportDrops.sample, whole)
         let pages = try ReportDrops.pages(whole)
-        let mergedPages = try ReportDrops.pages(merged)
-        #expect(mergedPages.keys.sorted() == pages.keys.sorted())
-        for (name, data) in pages { #expect(mergedPages[name] == data, "\(name) differs after the merge") }
+        for (shards, flag) in [(try runShards("plain", []), ["--html"]), (try runShards("html", ["--html"]), [])] {
+            let merged = root.appendingPathComponent("merged\(flag.count)")
+            let merge = try DayfoldProcess.run(["merge"] + shards + ["--output", merged.path] + flag)
+            #expect(merge.status == 0, "\(merge.stderr)")
+            let mergedPages = try ReportDrops.pages(merged)
+            #expect(mergedPages.keys.sorted() == pages.keys.sorted())
+            for (name, data) in pages { #expect(mergedPages[name] == data, "\(name) differs after the merge") }
+        }
     }
 
     @Test func noCanaryFromNotesMetadataPayloadsOrTokensReachesAPage() throws {

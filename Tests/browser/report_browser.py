@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 
-TIMEOUT = 30.0
+TIMEOUT = 60.0
 
 FACTS = r"""
 (() => {

@@ -87,6 +87,22 @@ import Testing
         }
     }
 
+    /// A generated drop (every file kind, health CSV and push included), in
+    /// five shards.
+    @Test func aGeneratedDropShardedEqualsAWholeRun() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let drop = root.appendingPathComponent("generated")
+        let made = try DayfoldProcess.run([
+            "generate", "--clients", "15", "--days", "45", "--seed", "11", "--out", drop.path,
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let (different, _, work) = try Self.differences(
+            drop: drop, pipeline: Self.samplePipeline, asOf: "2026-06-01T12:00:00Z", shards: 5)
+        try? FileManager.default.removeItem(at: work)
+        #expect(different.isEmpty, "\(different)")
+    }
+
     /// A group of users goes to FNV-1a 64 of its smallest user id modulo N:
     /// a user alone in its group to its own id's; a user tied to others by
     /// shared ids to the shard of a smaller id of that shard.

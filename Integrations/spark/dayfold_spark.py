@@ -42,6 +42,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -156,7 +157,8 @@ def binary_archive(binary: str, into: Path) -> str:
     if not os.access(binary, os.X_OK):
         raise UsageError(f"--dayfold {binary}: not an executable file")
     archive = into / ARCHIVE_NAME
-    with tarfile.open(archive, "w:gz") as tar:
+    # Level 1: the binary is ~80 MB and gzip's default level costs seconds for a few MB less.
+    with tarfile.open(archive, "w:gz", compresslevel=1) as tar:
         tar.add(binary, arcname="dayfold")
     return str(archive)
 
@@ -176,8 +178,11 @@ def run_shard(task: ShardTask, shard: int) -> dict:
         argv.append(task.pipeline)
     argv += ["--input", os.path.join(task.shard_drop, f"shard={shard}"), "--output", folder, "--as-of", task.as_of]
     argv += ["--progress", "never"]
+    started = time.monotonic()
     try:
-        done = subprocess.run(argv, env=CHILD_ENV, capture_output=True, text=True, timeout=task.timeout)
+        done = subprocess.run(
+            argv, env=CHILD_ENV, capture_output=True, text=True, timeout=task.timeout, preexec_fn=die_with_parent
+        )
         status, stderr = done.returncode, done.stderr
     except subprocess.TimeoutExpired as expired:
         status, stderr = 124, f"timed out after {task.timeout:g} s\n{expired.stderr or ''}"
@@ -190,7 +195,22 @@ def run_shard(task: ShardTask, shard: int) -> dict:
     sys.stderr.flush()
     if status not in (0, 3):
         raise RuntimeError(f"dayfold_spark: shard {shard} failed (exit {status}):\n{stderr.strip()}")
-    return {"shard": shard, "folder": folder, "status": status, "attempt": attempt_number}
+    seconds = time.monotonic() - started
+    return {"shard": shard, "folder": folder, "status": status, "attempt": attempt_number, "seconds": seconds}
+
+
+def die_with_parent() -> None:
+    """In the child before exec: end when the Python worker ends. Spark kills
+    the worker of a task it cancels (a speculative attempt that lost, a
+    failed job), and dayfold must not run on, unseen, into a folder nobody
+    will read (Linux's PR_SET_PDEATHSIG; elsewhere nothing is done)."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def commit(results: list[dict], shards: int, area: Path) -> list[str]:
@@ -238,6 +258,7 @@ def run_job(args: argparse.Namespace) -> int:
         conf.setMaster(args.master)
     elif not conf.contains("spark.master"):
         conf.setMaster("local[*]")
+    clock = time.monotonic()
     sc = SparkContext(conf=conf)
     sc.setLogLevel(args.log_level)
     try:
@@ -252,7 +273,9 @@ def run_job(args: argparse.Namespace) -> int:
             archive = args.dayfold_archive
             driver_binary = archived_binary(archive)
 
+        timings = {"spark start": time.monotonic() - clock}
         shard_drop = area / "drop"
+        clock = time.monotonic()
         sharded = subprocess.run(
             [driver_binary, "shard", drop, "--shards", str(args.shards), "--out", str(shard_drop)],
             env=CHILD_ENV,
@@ -272,6 +295,8 @@ def run_job(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             fail_first_attempt=args.fail_first_attempt,
         )
+        timings["shard"] = time.monotonic() - clock
+        runs_clock = time.monotonic()
         shards = sc.parallelize(range(args.shards), args.shards)
         try:
             results = shards.mapPartitions(lambda ids: [run_shard(task, shard) for shard in ids]).collect()
@@ -280,19 +305,31 @@ def run_job(args: argparse.Namespace) -> int:
             print(shard_failure(str(error)), file=sys.stderr)
             return 1
     finally:
+        stop_clock = time.monotonic()
         sc.stop()
+        stopped = time.monotonic() - stop_clock
 
+    timings["runs"] = stop_clock - runs_clock
     try:
         committed = commit(results, args.shards, area)
     except RuntimeError as error:
         print(error, file=sys.stderr)
         return 1
+    clock = time.monotonic()
     merged = subprocess.run([driver_binary, "merge", *committed, "--output", str(output)], env=CHILD_ENV, text=True)
+    timings["merge"] = time.monotonic() - clock
     if merged.returncode not in (0, 3):
         print(f"dayfold_spark: the merge failed (exit {merged.returncode}); {output} keeps its previous outputs.", file=sys.stderr)
         return 1
     worst = max([merged.returncode] + [result["status"] for result in results])
     print(f"dayfold_spark: {args.shards} shard(s) merged into {output}", file=sys.stderr)
+    per_shard = " ".join(f"{result['seconds']:.2f}" for result in sorted(results, key=lambda r: r["shard"]))
+    print(
+        f"dayfold_spark: seconds: spark start {timings['spark start']:.2f}, shard {timings['shard']:.2f}, "
+        f"runs {timings['runs']:.2f} "
+        f"(per shard: {per_shard}), spark stop {stopped:.2f}, merge {timings['merge']:.2f}",
+        file=sys.stderr,
+    )
     return worst
 
 

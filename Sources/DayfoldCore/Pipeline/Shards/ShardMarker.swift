@@ -60,4 +60,7 @@ struct ShardRunFacts: Codable, Sendable, Equatable {
     var configDigest: String
     var asOfMicros: Int64
     var asOfOffsetSeconds: Int32
+    /// The pipeline's `max_reject_fraction`: a shard's own share of rejects
+    /// says nothing, the merge judges the whole drop's.
+    var maxRejectFraction: Double
 }

@@ -23,13 +23,10 @@ let package = Package(
             name: "DayfoldCore",
             dependencies: [
                 "CSQLite", "CCSV", "CZstd", "CCrypto", "CExpat", "CSystem", "CKernels", "CZlib", "CZip",
-            ],
-            // Not yet removable (issue 19): without it, the runtime's
-            // exclusivity checks on the ingest loops' class properties cost
-            // +20 % CPU on the 1 GB benchmark (user 18.7 s against 15.6 s,
-            // measured side by side). It goes once the loops' mutable state
-            // is local or passed `inout` instead of held in `DropIngestor`.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            ]
+            // No unsafe flags: the run-time exclusivity checks stay on, and the
+            // ingest loops' per-row state skips them where it is proven
+            // single-threaded (`@exclusivity(unchecked)`, Native/LoopState.swift).
         ),
         // `dayfold generate`: deterministic synthetic drops for tests and
         // benchmarks, kept out of the library that reads real drops.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what dayfold needs and the machine lacks (Debian packages, with
-# chromium for the HTML report's browser tests; with
-# --python also the interop checkers duckdb and pyarrow from PyPI).
+# chromium for the HTML report's browser tests; with --python also the
+# interop checkers duckdb and pyarrow and the Spark driver's pyspark from
+# PyPI; Java 17 for Spark comes with the machine).
 set -euo pipefail
 packages=(libsqlite3-dev libcsv-dev libzstd-dev libssl-dev libexpat1-dev zlib1g-dev libzip-dev zstd chromium)
 missing=()
@@ -15,5 +16,5 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 if [ "${1:-}" = "--python" ]; then
-  python3 -c "import duckdb, pyarrow" 2>/dev/null || python3 -m pip install -q duckdb pyarrow >&2
+  python3 -c "import duckdb, pyarrow, pyspark" 2>/dev/null || python3 -m pip install -q duckdb pyarrow pyspark >&2
 fi

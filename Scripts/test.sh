@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: Swift tests (unit, CLI, conformance, spec cases)
-# and the Python interop checks (DuckDB and pyarrow read our outputs).
+# The whole test suite: Swift tests (unit, CLI, conformance, spec cases),
+# the Python interop checks (DuckDB and pyarrow read our outputs) and the
+# Spark driver's test on PySpark local[2,2].
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/ensure-deps.sh --python
@@ -24,4 +25,10 @@ if [ -x Tests/interop/run.sh ]; then
   Tests/interop/run.sh
   interop_passed=1
 fi
-echo "tests: $(( ${swift_passed:-0} + interop_passed )) passed, 0 failed"
+# The Spark driver on PySpark local[2,2] (SPEC §13).
+spark_passed=0
+if [ -f Tests/spark/test_dayfold_spark.py ]; then
+  python3 Tests/spark/test_dayfold_spark.py .build/debug/dayfold
+  spark_passed=1
+fi
+echo "tests: $(( ${swift_passed:-0} + interop_passed + spark_passed )) passed, 0 failed"

@@ -191,13 +191,17 @@ enum Usage {
         dayfold merge — merge the outputs of every shard's run (SPEC §13).
 
         USAGE
-          dayfold merge OUT-0 OUT-1 … --output OUT [--debug-tables] [--html]
+          dayfold merge OUT-0 OUT-1 … --output OUT [--debug-tables] [--strict] [--html]
 
         OUT gets what `dayfold run` on the whole drop publishes: the same reports,
         snapshots and rejects, byte for byte, and the manifest's accounting and input
         digests. Refused (exit 2, nothing written): outputs of different as-ofs,
         pipelines or dayfold versions, of another drop or sharding, a shard missing or
-        given twice. --output follows `dayfold run`'s rules. --html (or shards run
-        with the pipeline key html) also publishes OUT/report/, as a whole run's.
+        given twice. --output follows `dayfold run`'s rules. Exit 3 after publishing,
+        as a whole run would: the drop's rejected rows exceed the pipeline's
+        max_reject_fraction, or --strict and there are warnings, failed imports or
+        unread files (a shard's run judges neither: its share is not the drop's).
+        --html (or shards run with the pipeline key html) also publishes
+        OUT/report/, as a whole run's.
         """
 }

@@ -98,18 +98,8 @@ func runCommand(_ argv: [String]) throws -> Int32 {
     let outcome = try runner.run()
     print("published \(outcome.outputDirectory) (\(outcome.rowsRead) rows read, \(outcome.rowsRejected) rejected)")
     for line in warningSummary(outcome) { writeError(line) }
-    if outcome.rejectFractionExceeded {
-        writeError(
-            "dayfold: rejected rows (\(outcome.rowsRejected) of \(outcome.rowsRead)) exceed max_reject_fraction \(config.maxRejectFraction); see \(outcome.outputDirectory)/rejects/rejects.csv"
-        )
-        return 3
-    }
-    let flagged = outcome.warnings.count + outcome.failedImports.count + outcome.unrecognizedFiles
-    if args.flags.contains("--strict") && flagged > 0 {
-        writeError("dayfold: --strict: the run was published, but it has warnings, failed imports or unread files")
-        return 3
-    }
-    return 0
+    return publishedStatus(
+        outcome, maxRejectFraction: config.maxRejectFraction, strict: args.flags.contains("--strict"))
 }
 
 /// The lines that bring a published run's warnings to the operator
@@ -243,7 +233,7 @@ func shardCommand(_ argv: [String]) throws -> Int32 {
 
 /// `dayfold merge PART… --output OUT` (SPEC §13).
 func mergeCommand(_ argv: [String]) throws -> Int32 {
-    let args = try Arguments(argv, valued: ["--output"], bare: ["--debug-tables", "--html"])
+    let args = try Arguments(argv, valued: ["--output"], bare: ["--debug-tables", "--strict", "--html"])
     if args.flags.contains("--help") {
         print(Usage.merge)
         return 0
@@ -261,6 +251,25 @@ func mergeCommand(_ argv: [String]) throws -> Int32 {
     let outcome = try merger.run()
     print("published \(outcome.outputDirectory) (\(outcome.rowsRead) rows read, \(outcome.rowsRejected) rejected)")
     for line in warningSummary(outcome) { writeError(line) }
+    return publishedStatus(
+        outcome, maxRejectFraction: merger.maxRejectFraction, strict: args.flags.contains("--strict"))
+}
+
+/// The exit code of a published run or merge (SPEC §7): 3 when rejects
+/// exceed `max_reject_fraction` or, with `--strict`, when it has warnings,
+/// failed imports or unread files; else 0.
+func publishedStatus(_ outcome: PipelineRunner.Outcome, maxRejectFraction: Double, strict: Bool) -> Int32 {
+    if outcome.rejectFractionExceeded {
+        writeError(
+            "dayfold: rejected rows (\(outcome.rowsRejected) of \(outcome.rowsRead)) exceed max_reject_fraction \(maxRejectFraction); see \(outcome.outputDirectory)/rejects/rejects.csv"
+        )
+        return 3
+    }
+    let flagged = outcome.warnings.count + outcome.failedImports.count + outcome.unrecognizedFiles
+    if strict && flagged > 0 {
+        writeError("dayfold: --strict: the run was published, but it has warnings, failed imports or unread files")
+        return 3
+    }
     return 0
 }
 

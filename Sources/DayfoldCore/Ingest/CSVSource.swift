@@ -100,14 +100,15 @@ struct CSVSource {
         // the same record object for every row).
         var row = CSVRow(record: CSVRecord(), columns: columns, indexes: [])
         // The prepared values of the batch being read (cast once per batch).
-        var preparedBatch: CSVRecordBatch?
-        var prepared: [PreparedRow<Prepared>] = []
+        // Shared by the loop and its look-ahead (`LoopState`).
+        let preparedBatch = LoopState<CSVRecordBatch?>(nil)
+        let prepared = LoopState<[PreparedRow<Prepared>]>([])
         func preparedRow(_ batch: CSVRecordBatch, _ index: Int) -> PreparedRow<Prepared>? {
-            if preparedBatch !== batch {
-                preparedBatch = batch
-                prepared = batch.prepared as? [PreparedRow<Prepared>] ?? []
+            if preparedBatch.value !== batch {
+                preparedBatch.value = batch
+                prepared.value = batch.prepared as? [PreparedRow<Prepared>] ?? []
             }
-            return index < prepared.count ? prepared[index] : nil
+            return index < prepared.value.count ? prepared.value[index] : nil
         }
         func preparedValue(_ batch: CSVRecordBatch, _ index: Int) -> Prepared? {
             preparedRow(batch, index)?.value

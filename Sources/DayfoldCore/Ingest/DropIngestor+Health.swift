@@ -241,15 +241,16 @@ extension DropIngestor {
 }
 
 /// Ingest state of the health readers: interned strings and the exact-duplicate set.
+/// Used by one ingestor's thread at a time: no run-time exclusivity check (see `LoopState`).
 final class HealthIngestState {
-    var users = ByteInterner()
-    var units = ByteInterner()
-    var sources = ByteInterner()
+    @exclusivity(unchecked) var users = ByteInterner()
+    @exclusivity(unchecked) var units = ByteInterner()
+    @exclusivity(unchecked) var sources = ByteInterner()
     /// Per interned source (by index): whether it is one of the platform's own.
-    var selfSource: [Bool] = []
-    var seen = FingerprintSet()
-    var order = 0
-    private var lastType = LastKeyCache<Int?>()
+    @exclusivity(unchecked) var selfSource: [Bool] = []
+    @exclusivity(unchecked) var seen = FingerprintSet()
+    @exclusivity(unchecked) var order = 0
+    @exclusivity(unchecked) private var lastType = LastKeyCache<Int?>()
 
     /// `HealthTypes.index(forType:)`, with the last type remembered (a file
     /// holds a handful of types, in runs).
@@ -260,7 +261,7 @@ final class HealthIngestState {
         return index
     }
     /// Accepted samples not yet given their local day (see `aggregateHealth`).
-    var pending: [Sample] = []
+    @exclusivity(unchecked) var pending: [Sample] = []
 
     struct Sample {
         var user: Int32

@@ -54,12 +54,13 @@ extension DropIngestor {
 
     func readInstances() throws {
         var candidates: [InstanceCandidate] = []
-        var keys = FingerprintMap()
+        // Shared by the loop and its look-ahead (`LoopState`).
+        let keys = LoopState(FingerprintMap())
         let expected = expectedRows(layout.instances, bytesPerRow: 500)
         taskIDs.reserve(expected)
         // Events and value entries look their task up here at random.
         HugePages.reserve(&taskOfID, taskOfID.count + expected)
-        keys.reserve(expected)
+        keys.value.reserve(expected)
         let room = roomForRows(layout.instances, shortestRow: 200)
         candidates.reserveCapacity(room)
         var kinds = ByteInterner()
@@ -85,7 +86,7 @@ extension DropIngestor {
         // A few rows ahead: start loading the slots the row's id and key will probe.
         let ahead = { (row: InstanceFields) in
             if let hash = row.idHash { self.taskIDs.prefetch(hash: hash) }
-            if let key = row.key { keys.prefetch(key) }
+            if let key = row.key { keys.value.prefetch(key) }
         }
         for file in layout.instances {
             try readCSV(file, InstanceColumn.self, prepare: prepare, ahead: ahead) {
@@ -134,7 +135,7 @@ extension DropIngestor {
                         recentSchemas.value(for: bytes, field: text) { schema(Array(bytes[text])[...]) }
                     } ?? schema(nil)
                 if !schema.valid { invalidSchemas += 1 }
-                let key = keys.intern(
+                let key = keys.value.intern(
                     prepared?.key
                         ?? DropIngestor.idempotencyKey(
                             relationship, date, bytes, kind: kind,
@@ -153,8 +154,8 @@ extension DropIngestor {
         // Dedup by id (last wins), then by idempotency key (last wins).
         var lastByID = HugePages.array(repeating: -1, count: taskIDs.count)
         for (position, candidate) in candidates.enumerated() { lastByID[Int(candidate.idKey)] = position }
-        var lastByKey = HugePages.array(repeating: -1, count: keys.count)
-        acceptedInstanceKeys = [Bool](repeating: false, count: keys.count)
+        var lastByKey = HugePages.array(repeating: -1, count: keys.value.count)
+        acceptedInstanceKeys = [Bool](repeating: false, count: keys.value.count)
         for (position, candidate) in candidates.enumerated() where lastByID[Int(candidate.idKey)] == position {
             lastByKey[Int(candidate.idempotencyKey)] = position
         }
@@ -191,7 +192,7 @@ extension DropIngestor {
             acceptedInstanceKeys[Int(candidate.idempotencyKey)] = true
         }
         for (loser, kept) in merged { taskOfID[Int(loser)] = taskOfID[Int(kept)] }
-        instanceKeys = keys
+        instanceKeys = keys.value
         // The §1.2 fallback: each client's latest accepted instance (by date,
         // then file order): the latest per relationship, then per client.
         var latestOfRelationship = [(LocalDate, Int, ZoneID)?](repeating: nil, count: drop.relationships.count)

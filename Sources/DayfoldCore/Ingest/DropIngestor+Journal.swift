@@ -18,41 +18,44 @@ extension DropIngestor {
         // Sized up front (rows are about 170 bytes): grown from empty, the
         // table re-inserted every id at each of a dozen doublings.
         entryIDs.reserve(expectedRows(layout.journal, bytesPerRow: 150))
-        for file in layout.journal {
-            let handle: (inout CSVRow, Int) throws -> Void = { row, account in
-                // The first problem found is the reject reason: each check
-                // returns at once (unwrapping the fields together kept them
-                // in a tuple of optionals, destroyed through the runtime).
-                guard let entryID = row.slice(JournalColumn.entryID) else {
-                    return row.failMissing(JournalColumn.entryID)
-                }
-                guard let userBytes = row.slice(JournalColumn.userID) else {
-                    return row.failMissing(JournalColumn.userID)
-                }
-                guard let cooked = row.instant(JournalColumn.cookedAt),
-                    let revision = row.integer(JournalColumn.revision)
-                else { return }
-                let portion = row.number(JournalColumn.portion) ?? 1.0
-                let energy = row.number(JournalColumn.energyKcal)
-                let protein = row.number(JournalColumn.proteinG)
-                let carbs = row.number(JournalColumn.carbsG)
-                let fat = row.number(JournalColumn.fatG)
-                let deleted = row.bool(JournalColumn.deleted) ?? false
-                guard row.rejectReason == nil else { return }
-                let userIndex = journalUsers.intern(userBytes)
-                if self.isAfterAsOf(cooked.instant) {
-                    row.fate = .ignored
-                    return
-                }
-                candidates.append(
-                    JournalCandidate(
-                        entryKey: entryIDs.intern(entryID).index, revision: revision, deleted: deleted,
-                        entry: JournalEntry(
-                            userID: journalUsers[userIndex], userIndex: userIndex, cookedAt: cooked,
-                            portion: portion,
-                            energyKcal: energy, proteinG: protein, carbsG: carbs, fatG: fat),
-                        account: account))
+        // A local function, not a closure value: a closure stored in a `let`
+        // may escape, which boxes what it captures and checks every access
+        // to the boxes for exclusivity at run time.
+        func handle(_ row: inout CSVRow, _ account: Int) {
+            // The first problem found is the reject reason: each check
+            // returns at once (unwrapping the fields together kept them
+            // in a tuple of optionals, destroyed through the runtime).
+            guard let entryID = row.slice(JournalColumn.entryID) else {
+                return row.failMissing(JournalColumn.entryID)
             }
+            guard let userBytes = row.slice(JournalColumn.userID) else {
+                return row.failMissing(JournalColumn.userID)
+            }
+            guard let cooked = row.instant(JournalColumn.cookedAt),
+                let revision = row.integer(JournalColumn.revision)
+            else { return }
+            let portion = row.number(JournalColumn.portion) ?? 1.0
+            let energy = row.number(JournalColumn.energyKcal)
+            let protein = row.number(JournalColumn.proteinG)
+            let carbs = row.number(JournalColumn.carbsG)
+            let fat = row.number(JournalColumn.fatG)
+            let deleted = row.bool(JournalColumn.deleted) ?? false
+            guard row.rejectReason == nil else { return }
+            let userIndex = journalUsers.intern(userBytes)
+            if self.isAfterAsOf(cooked.instant) {
+                row.fate = .ignored
+                return
+            }
+            candidates.append(
+                JournalCandidate(
+                    entryKey: entryIDs.intern(entryID).index, revision: revision, deleted: deleted,
+                    entry: JournalEntry(
+                        userID: journalUsers[userIndex], userIndex: userIndex, cookedAt: cooked,
+                        portion: portion,
+                        energyKcal: energy, proteinG: protein, carbsG: carbs, fatG: fat),
+                    account: account))
+        }
+        for file in layout.journal {
             if file.relativePath.hasSuffix(".sqlite") {
                 try readJournalDatabase(file, handle)
             } else {

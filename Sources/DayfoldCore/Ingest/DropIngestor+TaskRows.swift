@@ -2,8 +2,9 @@
 /// the same reject → ignore → duplicate → accepted path (SPEC §1.3, §9).
 extension DropIngestor {
     func readStatusEvents() throws {
-        var dedup = TaskRowDeduplicator()
-        dedup.reserve(expectedRows(layout.statusEvents, bytesPerRow: 300))
+        // Shared by the loop and its look-ahead (`LoopState`).
+        let dedup = LoopState(TaskRowDeduplicator())
+        dedup.value.reserve(expectedRows(layout.statusEvents, bytesPerRow: 300))
         if options.retainRows {
             let room = roomForRows(layout.statusEvents, shortestRow: 150)
             drop.events.reserveCapacity(room)
@@ -12,14 +13,14 @@ extension DropIngestor {
         // Skip reasons are a small vocabulary: one shared String each.
         var eventReasons = ByteInterner()
         let prepare = TaskRowFields.preparing(relationshipLookup, statusColumn: StatusEventColumn.toStatus)
-        let ahead = { self.prefetch($0, &dedup) }
+        let ahead = { self.prefetch($0, &dedup.value) }
         for file in layout.statusEvents {
             try readCSV(file, StatusEventColumn.self, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
                 guard referencesTask(&row), let status = prepared?.status ?? row.status(StatusEventColumn.toStatus),
                     let occurred = prepared?.instant ?? row.instant(StatusEventColumn.occurredAt)
                 else { return }
-                guard let task = decideTaskRow(at: occurred.instant, &row, &dedup, prepared) else { return }
+                guard let task = decideTaskRow(at: occurred.instant, &row, &dedup.value, prepared) else { return }
                 if options.retainRows, let id = row.slice(StatusEventColumn.id) {
                     drop.events.append(
                         StatusEvent(
@@ -124,11 +125,11 @@ extension DropIngestor {
     }
 
     func readValueEntries() throws {
-        var dedup = TaskRowDeduplicator()
-        dedup.reserve(expectedRows(layout.valueEntries, bytesPerRow: 240))
+        let dedup = LoopState(TaskRowDeduplicator())
+        dedup.value.reserve(expectedRows(layout.valueEntries, bytesPerRow: 240))
         if options.retainRows { drop.valueEntries.reserveCapacity(roomForRows(layout.valueEntries, shortestRow: 120)) }
         let prepare = TaskRowFields.preparing(relationshipLookup, numberColumn: ValueEntryColumn.value)
-        let ahead = { self.prefetch($0, &dedup) }
+        let ahead = { self.prefetch($0, &dedup.value) }
         for file in layout.valueEntries {
             try readCSV(file, ValueEntryColumn.self, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
@@ -137,7 +138,7 @@ extension DropIngestor {
                 let recorded = prepared?.instant ?? row.instant(ValueEntryColumn.recordedAt)
                 let status = row.choice(ValueEntryColumn.status, .valueEntryStatus) ?? "ACCEPTED"
                 guard row.rejectReason == nil, let recorded else { return }
-                guard let task = decideTaskRow(at: recorded.instant, &row, &dedup, prepared) else { return }
+                guard let task = decideTaskRow(at: recorded.instant, &row, &dedup.value, prepared) else { return }
                 if options.retainRows {
                     drop.valueEntries.append(
                         ValueEntry(

@@ -3,22 +3,26 @@ import Foundation
 /// Reads a whole drop, deciding each row's fate in the order SPEC §9 fixes:
 /// reject → ignore → duplicate → accepted. Kinds are read so that what a row
 /// refers to is known first (subjects, then instances, logs, events…).
+///
+/// An ingestor is driven by one thread at a time (`SideBySide` hands a fork
+/// to its side whole): the state its row loops touch per row skips the
+/// run-time exclusivity check (see `LoopState`).
 public final class DropIngestor {
     let layout: DropLayout
     let options: IngestOptions
-    var drop: IngestedDrop
+    @exclusivity(unchecked) var drop: IngestedDrop
     /// Relationship id bytes → relationship index (handed by value to the
     /// preparing threads, once the subjects are read).
-    var relationshipLookup = RelationshipLookup()
+    @exclusivity(unchecked) var relationshipLookup = RelationshipLookup()
     /// Task ids of instances and logs that were read (rejected rows never get here).
-    var taskIDs = ByteKeyTable()
+    @exclusivity(unchecked) var taskIDs = ByteKeyTable()
     /// Per task id: what an event naming it refers to (ids merged into another
     /// by idempotency key share the kept task's state).
-    var taskOfID: [TaskReference] = []
+    @exclusivity(unchecked) var taskOfID: [TaskReference] = []
     /// Fingerprints of the idempotency keys of instances (logs add theirs) →
     /// a dense index, and per index whether an accepted instance holds it.
-    var instanceKeys = FingerprintMap()
-    var acceptedInstanceKeys: [Bool] = []
+    @exclusivity(unchecked) var instanceKeys = FingerprintMap()
+    @exclusivity(unchecked) var acceptedInstanceKeys: [Bool] = []
 
     /// What a task id resolves to.
     enum TaskReference {

@@ -90,8 +90,9 @@ struct CSVPeek {
     }
 
     /// What a peek remembers (held by reference: a peek is passed by value;
-    /// only the preparing thread of its batch touches it).
+    /// only the preparing thread of its batch touches it, so without the
+    /// run-time exclusivity check, see `LoopState`).
     private final class Memo {
-        var relationship = LastKeyCache<Int?>()
+        @exclusivity(unchecked) var relationship = LastKeyCache<Int?>()
     }
 }

@@ -13,22 +13,26 @@ public struct CSVReadError: Error, Sendable, CustomStringConvertible {
 /// through the batch's own field tables, so moving to the next record copies
 /// nothing (the tables and buffer are taken once per batch). Typed accessors
 /// parse straight from the bytes.
+///
+/// A record is used by one thread, the reader's, one row at a time: its
+/// properties skip the run-time exclusivity check (see `LoopState`), which
+/// cost a check per field read in every ingest loop.
 public final class CSVRecord {
     /// 1-based physical line where the record starts.
-    public internal(set) var line = 0
+    @exclusivity(unchecked) public internal(set) var line = 0
     /// The buffer the field ranges point into.
-    private(set) var bytes: [UInt8] = []
-    private var fields = FieldOffsets(capacity: 16)
+    @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
+    @exclusivity(unchecked) private var fields = FieldOffsets(capacity: 16)
     /// This record's first field in `fields`.
-    private var firstField = 0
-    public private(set) var fieldCount = 0
+    @exclusivity(unchecked) private var firstField = 0
+    @exclusivity(unchecked) public private(set) var fieldCount = 0
     /// The batch whose tables are loaded (nil for a record built by hand).
-    private(set) var batch: CSVRecordBatch?
+    @exclusivity(unchecked) private(set) var batch: CSVRecordBatch?
     /// This record's position in `batch`.
-    private(set) var index = 0
+    @exclusivity(unchecked) private(set) var index = 0
     /// The record's original text is `rawSource[rawRange]` (shared with its batch).
-    var rawSource: [UInt8] = []
-    var rawRange: Range<Int> = 0..<0
+    @exclusivity(unchecked) var rawSource: [UInt8] = []
+    @exclusivity(unchecked) var rawRange: Range<Int> = 0..<0
 
     /// Where field `index` starts and ends in `bytes`.
     @inline(__always) func start(_ index: Int) -> Int { fields.start(firstField + index) }

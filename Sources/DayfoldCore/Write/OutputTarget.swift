@@ -24,10 +24,28 @@ public struct OutputTarget: Sendable {
     /// The top-level entries dayfold writes into an output directory:
     /// `debug/` comes from `--debug-tables`; `history/` and `report/` are
     /// the incremental runs' and the HTML report's folders; `parts/` a shard
-    /// run's (SPEC §13).
+    /// run's (SPEC §13); `.dayfold-attempts/` the work area of a sharded job
+    /// (`Integrations/spark/dayfold_spark.py`: the shards and every shard
+    /// run's attempt), which the merged publish replaces with the rest.
     public static let ownEntries: Set<String> = [
         "snapshots", "reports", "rejects", "history", "report", "debug", "parts", "manifest.json",
+        workArea,
     ]
+
+    /// The sharded job's work area inside its output (see `ownEntries`): a
+    /// drop or shard output inside it may be read by a run publishing to
+    /// the output that holds it, since the publish is what retires it.
+    public static let workArea = ".dayfold-attempts"
+
+    /// The file a sharded job's driver writes first into its work area, so
+    /// an output folder holding only that area (the job's first run, or one
+    /// that failed) is known as dayfold's.
+    public static let workAreaMarker = "dayfold-job.json"
+
+    static func isJobWorkArea(_ folder: String, _ entries: [String]) -> Bool {
+        entries == [workArea]
+            && FileManager.default.fileExists(atPath: folder + "/" + workArea + "/" + workAreaMarker)
+    }
 
     /// Checks `output` against the drop at `drop` and the working directory;
     /// throws a usage error (exit 2) naming the reason and a fix. A stale
@@ -73,7 +91,9 @@ public struct OutputTarget: Sendable {
             if OutputTarget.isInside(resolved, dropPath) {
                 throw refuse("this folder is inside the input drop \(dropPath)", fix: "give a folder outside the drop")
             }
-            if OutputTarget.isInside(dropPath, resolved) {
+            if OutputTarget.isInside(dropPath, resolved),
+                !OutputTarget.isInside(dropPath, resolved + "/" + OutputTarget.workArea)
+            {
                 throw refuse(
                     "this folder holds the input drop \(dropPath); publishing there would delete it", fix: newFolder)
             }
@@ -105,7 +125,9 @@ public struct OutputTarget: Sendable {
         if entries.isEmpty {
             state = .empty
         } else {
-            guard OutputTarget.isDayfoldManifest((resolved as NSString).appendingPathComponent("manifest.json"))
+            guard
+                OutputTarget.isDayfoldManifest((resolved as NSString).appendingPathComponent("manifest.json"))
+                    || OutputTarget.isJobWorkArea(resolved, entries)
             else {
                 throw refuse(
                     "a folder that is not empty and not a dayfold output (no manifest.json written by dayfold)",

@@ -87,6 +87,22 @@ import Testing
         }
     }
 
+    /// A generated drop (every file kind, health CSV and push included), in
+    /// five shards.
+    @Test func aGeneratedDropShardedEqualsAWholeRun() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let drop = root.appendingPathComponent("generated")
+        let made = try DayfoldProcess.run([
+            "generate", "--clients", "15", "--days", "45", "--seed", "11", "--out", drop.path,
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let (different, _, work) = try Self.differences(
+            drop: drop, pipeline: Self.samplePipeline, asOf: "2026-06-01T12:00:00Z", shards: 5)
+        try? FileManager.default.removeItem(at: work)
+        #expect(different.isEmpty, "\(different)")
+    }
+
     /// A group of users goes to FNV-1a 64 of its smallest user id modulo N:
     /// a user alone in its group to its own id's; a user tied to others by
     /// shared ids to the shard of a smaller id of that shard.
@@ -146,5 +162,58 @@ import Testing
         // Shards go into a new or empty folder only.
         let again = try DayfoldProcess.run(["shard", Self.sample.path, "--shards", "2", "--out", sharded.path])
         #expect(again.status == 2 && again.stderr.contains("not empty"), "\(again.stderr)")
+    }
+
+    /// The merge judges the whole drop's share of rejects, as a whole run
+    /// does (exit 3 after publishing), while a shard's run does not judge its
+    /// own; `--strict` makes the drop's warnings exit 3 too.
+    @Test func mergeExitsThreeWhereAWholeRunWould() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let pipeline = root.appendingPathComponent("strict.json")
+        try Data(
+            #"{"name": "sample", "input": "\#(Self.sample.path)", "max_reject_fraction": 0.001}"#.utf8
+        ).write(to: pipeline)
+        let asOf = "2026-03-31T18:00:00Z"
+        let whole = try DayfoldProcess.run([
+            "run", pipeline.path, "--output", root.appendingPathComponent("whole").path, "--as-of", asOf,
+        ])
+        #expect(whole.status == 3, "\(whole.stderr)")
+        let sharded = root.appendingPathComponent("shards")
+        #expect(
+            try DayfoldProcess.run(["shard", Self.sample.path, "--shards", "2", "--out", sharded.path]).status == 0)
+        var outputs: [String] = []
+        for index in 0..<2 {
+            let output = root.appendingPathComponent("out-\(index)").path
+            let run = try DayfoldProcess.run([
+                "run", pipeline.path, "--input", sharded.appendingPathComponent("shard=\(index)").path, "--output",
+                output, "--as-of", asOf,
+            ])
+            #expect(run.status == 0, "shard \(index): \(run.stderr)")
+            outputs.append(output)
+        }
+        let merged = try DayfoldProcess.run(
+            ["merge"] + outputs + ["--output", root.appendingPathComponent("merged").path])
+        #expect(merged.status == 3, "\(merged.stderr)")
+        #expect(merged.stderr.contains("exceed max_reject_fraction 0.001"), "\(merged.stderr)")
+
+        // Within the default fraction, only --strict turns the drop's warning into exit 3.
+        var lenient: [String] = []
+        for index in 0..<2 {
+            let output = root.appendingPathComponent("lenient-\(index)").path
+            let run = try DayfoldProcess.run([
+                "run", Self.samplePipeline, "--input", sharded.appendingPathComponent("shard=\(index)").path,
+                "--output", output, "--as-of", asOf,
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+            lenient.append(output)
+        }
+        let plain = try DayfoldProcess.run(
+            ["merge"] + lenient + ["--output", root.appendingPathComponent("plain").path])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let strict = try DayfoldProcess.run(
+            ["merge"] + lenient + ["--output", root.appendingPathComponent("strict").path, "--strict"])
+        #expect(strict.status == 3, "\(strict.stderr)")
+        #expect(strict.stderr.contains("--strict"), "\(strict.stderr)")
     }
 }

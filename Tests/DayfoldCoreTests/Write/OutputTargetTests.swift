@@ -261,6 +261,46 @@ import Testing
         #expect(OutputTarget.foreignEntries(["snapshots", ".spill"], allowing: [".spill"]).isEmpty)
     }
 
+    /// A sharded job keeps its shards and attempts in the output's work
+    /// area: a run there may publish over the output that holds it (the
+    /// publish retires the work area), while a drop anywhere else inside the
+    /// output is still refused and left as it was.
+    @Test func aDropInTheWorkAreaMayPublishOverItsOutput() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let output = root.appendingPathComponent("out")
+        let inWorkArea = output.appendingPathComponent(".dayfold-attempts/drop")
+        try TinyDrop.write(to: inWorkArea)
+        try Data("{}".utf8).write(to: output.appendingPathComponent(".dayfold-attempts/dayfold-job.json"))
+        let accepted = try DayfoldProcess.run(
+            ["run", "--input", inWorkArea.path, "--output", output.path, "--as-of", TinyDrop.asOf],
+            currentDirectory: root)
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        let entries = try FileManager.default.contentsOfDirectory(atPath: output.path)
+        #expect(Set(entries) == ["manifest.json", "rejects", "reports", "snapshots"])
+
+        // Without the job's marker a folder holding only the area is not dayfold's.
+        let unmarked = root.appendingPathComponent("unmarked")
+        try TinyDrop.write(to: unmarked.appendingPathComponent(".dayfold-attempts/drop"))
+        let notOurs = try DayfoldProcess.run(
+            [
+                "run", "--input", unmarked.appendingPathComponent(".dayfold-attempts/drop").path, "--output",
+                unmarked.path,
+                "--as-of", TinyDrop.asOf,
+            ], currentDirectory: root)
+        #expect(notOurs.status == 2, "\(notOurs.stderr)")
+
+        let elsewhere = output.appendingPathComponent("reports/drop")
+        try TinyDrop.write(to: elsewhere)
+        let before = try TreeSnapshot.of(root)
+        let refused = try DayfoldProcess.run(
+            ["run", "--input", elsewhere.path, "--output", output.path, "--as-of", TinyDrop.asOf],
+            currentDirectory: root)
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("holds the input drop"), "\(refused.stderr)")
+        #expect(try TreeSnapshot.of(root) == before)
+    }
+
     @Test func insideComparesWholeFolderNames() {
         #expect(OutputTarget.isInside("/a/b/c", "/a/b"))
         #expect(!OutputTarget.isInside("/a/bc", "/a/b"))

@@ -20,7 +20,8 @@ extension PipelineRunner {
             try contribution.encoded().write(to: URL(fileURLWithPath: parts + "/contribution.json"))
             let facts = ShardRunFacts(
                 marker: marker, pipeline: config.name, configDigest: config.digest, asOfMicros: asOf.instant.micros,
-                asOfOffsetSeconds: asOf.offsetSeconds, html: html ? true : nil)
+                asOfOffsetSeconds: asOf.offsetSeconds, maxRejectFraction: config.maxRejectFraction,
+                html: html ? true : nil)
             try sortedKeysJSON(facts).write(to: URL(fileURLWithPath: parts + "/" + ShardRunFacts.fileName))
             var accounts: [FileAccount] = []
             for var account in contribution.accounts
@@ -44,6 +45,7 @@ extension PipelineRunner {
         }
         let read = contribution.accounts.reduce(0) { $0 + $1.rowsRead }
         let rejected = contribution.accounts.reduce(0) { $0 + $1.rejected }
+        // A shard's own share of rejects is not the drop's: `dayfold merge` judges that.
         var outcome = Outcome(
             rowsRead: read, rowsRejected: rejected, rejectFractionExceeded: false,
             outputDirectory: publisher.destination)

@@ -60,6 +60,9 @@ struct ShardRunFacts: Codable, Sendable, Equatable {
     var configDigest: String
     var asOfMicros: Int64
     var asOfOffsetSeconds: Int32
+    /// The pipeline's `max_reject_fraction`: a shard's own share of rejects
+    /// says nothing, the merge judges the whole drop's.
+    var maxRejectFraction: Double
     /// The shard was run with the pipeline key `html` or `--html`: its merge
     /// publishes the HTML report (nil, left out of the file, when not).
     var html: Bool?

@@ -27,7 +27,10 @@ public struct ShardMerger {
         var contribution: PartitionContribution
     }
 
-    public func run() throws -> PipelineRunner.Outcome {
+    /// The parts' `max_reject_fraction` (one pipeline, so one value), for the exit code.
+    public private(set) var maxRejectFraction = 0.05
+
+    public mutating func run() throws -> PipelineRunner.Outcome {
         let started = Date()
         let loaded = try parts.map(Self.read).sorted { $0.facts.marker.shard < $1.facts.marker.shard }
         try Self.check(loaded)
@@ -35,6 +38,7 @@ public struct ShardMerger {
             throw DayfoldError(
                 .usage, "merge needs the outputs of every shard", fix: "dayfold merge OUT-0 OUT-1 … --output OUT")
         }
+        maxRejectFraction = first.facts.maxRejectFraction
         let target = try OutputTarget(output: output, drop: first.folder)
         let publisher = try OutputPublisher(target: target)
         let marker = first.facts.marker
@@ -71,7 +75,8 @@ public struct ShardMerger {
         let read = merged.accounts.reduce(0) { $0 + $1.rowsRead }
         let rejected = merged.accounts.reduce(0) { $0 + $1.rejected }
         var outcome = PipelineRunner.Outcome(
-            rowsRead: read, rowsRejected: rejected, rejectFractionExceeded: false,
+            rowsRead: read, rowsRejected: rejected,
+            rejectFractionExceeded: read > 0 && Double(rejected) / Double(read) > first.facts.maxRejectFraction,
             outputDirectory: publisher.destination)
         outcome.warnings = merged.warnings + publishWarnings
         outcome.failedImports = merged.failedImports.sorted(by: bytesLess)

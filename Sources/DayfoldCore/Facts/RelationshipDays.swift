@@ -76,13 +76,11 @@ public enum RelationshipDayBuilder {
         }
         // Outcomes come in file order, days by relationship: the counters
         // they bump are scattered (`updateScattered` loads each some visits early).
-        tables.updateScattered(
-            visits: outcomes.count,
-            slot: { visit in
-                let task = drop.tasks[outcomes[visit].task]
-                return slot(task.relationship, task.localDate).map { (task.relationship, $0) }
-            }
-        ) { visit, day in
+        func target(_ visit: Int) -> (row: Int, column: Int)? {
+            let task = drop.tasks[outcomes[visit].task]
+            return slot(task.relationship, task.localDate).map { (task.relationship, $0) }
+        }
+        tables.updateScattered(visits: outcomes.count, slot: target) { visit, day in
             let outcome = outcomes[visit]
             if drop.tasks[outcome.task].informational {
                 if outcome.countsAsInfoCard { day.infoCards += 1 }

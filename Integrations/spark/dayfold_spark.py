@@ -65,7 +65,8 @@ class ShardTask:
 
     archive: str  # the shipped archive's name (addArchive) or alias (--archives …#ALIAS)
     pipeline: str | None
-    shard_drop: str  # OUT/.dayfold-attempts/drop
+    splits: list[str]  # the drop of each shard: OUT/.dayfold-attempts/drop/shard=K, or the export's own splits
+    presplit: bool  # the export's own splits: each run gets --presplit K/N
     attempts: str  # OUT/.dayfold-attempts
     as_of: str
     timeout: float
@@ -94,7 +95,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--input", help="the drop (overrides the pipeline's input)")
     parser.add_argument("--output", required=True, help="where the merged outputs are published")
     parser.add_argument("--as-of", required=True, help="the run's as-of instant, e.g. 2026-03-31T18:00:00Z")
-    parser.add_argument("--shards", type=int, required=True, help="how many shards (≥ 1)")
+    parser.add_argument("--shards", type=int, help="how many shards (≥ 1); not with --presplit")
+    parser.add_argument(
+        "--presplit",
+        action="store_true",
+        help="--input holds the export's own splits by user, one folder each (every user's rows, subjects "
+        "included, in one of them): no shard step, each folder runs as a split (dayfold run --presplit K/N)",
+    )
     parser.add_argument("--timeout", type=float, default=6 * 3600, help="seconds one shard's run may take (default 6 h)")
     parser.add_argument("--log-level", default="WARN", help="Spark's log level (default WARN; ERROR hides retry warnings)")
     parser.add_argument(
@@ -104,7 +111,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="test switch: the first attempt of shard K runs, then fails with exit 75, to prove retries",
     )
     args = parser.parse_args(argv)
-    if args.shards < 1:
+    if args.presplit == (args.shards is not None):
+        parser.error("give --shards N, or --presplit with an --input of split folders")
+    if args.shards is not None and args.shards < 1:
         parser.error("--shards must be a whole number ≥ 1")
     if args.input is None and args.pipeline is None:
         parser.error("give --pipeline, --input or both")
@@ -176,7 +185,9 @@ def run_shard(task: ShardTask, shard: int) -> dict:
     argv = [binary, "run"]
     if task.pipeline:
         argv.append(task.pipeline)
-    argv += ["--input", os.path.join(task.shard_drop, f"shard={shard}"), "--output", folder, "--as-of", task.as_of]
+    argv += ["--input", task.splits[shard], "--output", folder, "--as-of", task.as_of]
+    if task.presplit:
+        argv += ["--presplit", f"{shard}/{len(task.splits)}"]
     argv += ["--progress", "never"]
     started = time.monotonic()
     try:
@@ -197,6 +208,16 @@ def run_shard(task: ShardTask, shard: int) -> dict:
         raise RuntimeError(f"dayfold_spark: shard {shard} failed (exit {status}):\n{stderr.strip()}")
     seconds = time.monotonic() - started
     return {"shard": shard, "folder": folder, "status": status, "attempt": attempt_number, "seconds": seconds}
+
+
+def split_folders(drop: str) -> list[str]:
+    """The export's own splits: every folder directly inside --input, by name."""
+    if not os.path.isdir(drop):
+        raise UsageError(f"--input {drop}: not a folder")
+    names = sorted(name for name in os.listdir(drop) if os.path.isdir(os.path.join(drop, name)))
+    if not names:
+        raise UsageError(f"--input {drop}: no split folders in it (--presplit wants one folder per split)")
+    return [os.path.join(drop, name) for name in names]
 
 
 def die_with_parent() -> None:
@@ -245,6 +266,8 @@ def run_job(args: argparse.Namespace) -> int:
         raise UsageError(f"--output {output}: its parent folder does not exist")
     drop = pipeline_input(args.pipeline, args.input)
     pipeline = os.path.abspath(args.pipeline) if args.pipeline else None
+    # Checked before anything is written.
+    given_splits = split_folders(drop) if args.presplit else None
     area = prepare_work_area(output)
     (area / WORK_MARKER).write_text(
         json.dumps({"input": drop, "pipeline": pipeline, "as_of": args.as_of, "shards": args.shards}, indent=2) + "\n",
@@ -274,22 +297,28 @@ def run_job(args: argparse.Namespace) -> int:
             driver_binary = archived_binary(archive)
 
         timings = {"spark start": time.monotonic() - clock}
-        shard_drop = area / "drop"
         clock = time.monotonic()
-        sharded = subprocess.run(
-            [driver_binary, "shard", drop, "--shards", str(args.shards), "--out", str(shard_drop)],
-            env=CHILD_ENV,
-            capture_output=True,
-            text=True,
-        )
-        if sharded.returncode != 0:
-            sys.stderr.write(sharded.stderr)
-            return 2 if sharded.returncode == 2 else 1
+        if given_splits is not None:
+            splits = given_splits
+            args.shards = len(splits)
+        else:
+            shard_drop = area / "drop"
+            sharded = subprocess.run(
+                [driver_binary, "shard", drop, "--shards", str(args.shards), "--out", str(shard_drop)],
+                env=CHILD_ENV,
+                capture_output=True,
+                text=True,
+            )
+            if sharded.returncode != 0:
+                sys.stderr.write(sharded.stderr)
+                return 2 if sharded.returncode == 2 else 1
+            splits = [str(shard_drop / f"shard={shard}") for shard in range(args.shards)]
 
         task = ShardTask(
             archive=archive,
             pipeline=pipeline,
-            shard_drop=str(shard_drop),
+            splits=splits,
+            presplit=args.presplit,
             attempts=str(area),
             as_of=args.as_of,
             timeout=args.timeout,

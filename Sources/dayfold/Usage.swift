@@ -76,6 +76,10 @@ enum Usage {
           --max-memory SIZE    Memory budget, e.g. 512M (pipeline key max_memory): a
                                larger drop is split by client user and merged back
                                (same outputs, more time).
+          --presplit K/N       The drop is split K (0…N−1) of N that the export already
+                               made by user (each user's rows, subjects included, in
+                               one split): run it as a shard, for dayfold merge
+                               (SPEC §13). Drops from dayfold shard need no flag.
           --progress MODE      auto|always|never: per-stage progress on stderr
                                (auto: only when stderr is a terminal).
           --debug-tables       Also write every snapshot table as CSV under DIR/debug/.

@@ -32,7 +32,10 @@ func progressWanted(_ mode: String?) throws -> Bool {
 
 func runCommand(_ argv: [String]) throws -> Int32 {
     let args = try Arguments(
-        argv, valued: ["--input", "--output", "--as-of", "--as-of-series", "--max-memory", "--progress", "--state"],
+        argv,
+        valued: [
+            "--input", "--output", "--as-of", "--as-of-series", "--max-memory", "--progress", "--state", "--presplit",
+        ],
         bare: ["--debug-tables", "--strict", "--follow-links", "--verify-inputs", "--html"])
     if args.flags.contains("--help") {
         print(Usage.run)
@@ -78,6 +81,15 @@ func runCommand(_ argv: [String]) throws -> Int32 {
     runner.statePath = args.options["--state"] ?? config.state
     runner.verifyInputs = args.flags.contains("--verify-inputs")
     runner.html = args.flags.contains("--html") || config.html
+    if let text = args.options["--presplit"] {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 2, let shard = parts[0], let shards = parts[1], shards >= 1, (0..<shards).contains(shard)
+        else {
+            throw DayfoldError(
+                .usage, "--presplit \(text): expected K/N, split K (0…N−1) of N", fix: "e.g. --presplit 0/4")
+        }
+        runner.presplit = (shard, shards)
+    }
     if runner.verifyInputs && runner.statePath == nil {
         throw DayfoldError(
             .usage, "--verify-inputs checks the digests a --state would reuse, and no --state is given",

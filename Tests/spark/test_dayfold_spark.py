@@ -93,9 +93,39 @@ def main() -> int:
         assert after == before, "a failed job changed the previous outputs"
         print("spark: a shard failing every attempt fails the job (exit 1) with its stderr; previous outputs kept")
 
-        # The next job over a failed one's work area succeeds and retires it.
-        equals_whole_run(dayfold, work, "sample", ROOT / "SampleData" / "demo", ROOT / "Pipelines" / "sample.json",
-                         "2026-03-31T18:00:00Z", 2, [])
+        # The next job over a failed one's work area succeeds and retires it: here an export already split
+        # by user (two generated drops of their own users), which skips the shard step (--presplit).
+        export = work / "export"
+        for name, clients, seed in (("eu", 3, 1), ("us", 4, 2)):
+            made = subprocess.run([dayfold, "generate", "--clients", str(clients), "--days", "30", "--seed", str(seed),
+                                   "--out", str(export / name)], capture_output=True, text=True)
+            assert made.returncode == 0, made.stderr
+        union = work / "union"
+        for name in ("eu", "us"):
+            for path in sorted((export / name).rglob("*")):
+                if not path.is_file():
+                    continue
+                relative = path.relative_to(export / name)
+                target = union / relative.parent / (relative.name if relative.parts[0] == "subjects" else f"{name}-{relative.name}")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                lines = path.read_text().splitlines(keepends=True)
+                if target.exists():
+                    with target.open("a") as handle:
+                        handle.writelines(lines[1:])
+                else:
+                    target.write_text("".join(lines))
+        as_of = "2026-05-01T12:00:00Z"
+        whole = work / "union-whole"
+        whole_run(dayfold, union, None, as_of, whole)
+        done = driver(dayfold, ["--input", str(export), "--presplit", "--output", str(previous), "--as-of", as_of])
+        assert done.returncode == 0, done.stderr[-3000:]
+        want, got = tree(whole), tree(previous)
+        different = sorted(path for path in set(want) | set(got)
+                           if (path.startswith("reports/") or path.startswith("snapshots/")) and want.get(path) != got.get(path))
+        assert not different, f"presplit: differs from the run of the splits side by side in {different}"
+        assert not (previous / ".dayfold-attempts").exists(), "presplit: the failed job's work area outlived the publish"
+        print("spark: an export split by user (--presplit) = a run of its splits side by side; "
+              "a failed job's work area replaced")
 
         # Usage errors come before Spark starts and write nothing.
         user_folder = work / "user-folder"

@@ -68,32 +68,30 @@ public enum RelationshipDayBuilder {
             tables.append(days)
             starts.append(start)
         }
+        // Read while `tables` is being updated: the lengths are taken first.
+        let lengths = tables.map(\.count)
         func slot(_ relationship: Int, _ date: LocalDate) -> Int? {
             let offset = Int(date.days - starts[relationship].days)
-            return offset >= 0 && offset < tables[relationship].count ? offset : nil
+            return offset >= 0 && offset < lengths[relationship] ? offset : nil
         }
         // Outcomes come in file order, days by relationship: the counters
-        // they bump are scattered, so each one is loaded some rows early.
-        let ahead = 16
-        for (index, outcome) in outcomes.enumerated() {
-            if index + ahead < outcomes.count {
-                let next = drop.tasks[outcomes[index + ahead].task]
-                if let position = slot(next.relationship, next.localDate) {
-                    prefetchElement(tables[next.relationship], position)
-                }
-            }
-            let task = drop.tasks[outcome.task]
-            guard let position = slot(task.relationship, task.localDate) else { continue }
-            if task.informational {
-                if outcome.countsAsInfoCard { tables[task.relationship][position].infoCards += 1 }
-                continue
+        // they bump are scattered (`updateScattered` loads each some visits early).
+        func target(_ visit: Int) -> (row: Int, column: Int)? {
+            let task = drop.tasks[outcomes[visit].task]
+            return slot(task.relationship, task.localDate).map { (task.relationship, $0) }
+        }
+        tables.updateScattered(visits: outcomes.count, slot: target) { visit, day in
+            let outcome = outcomes[visit]
+            if drop.tasks[outcome.task].informational {
+                if outcome.countsAsInfoCard { day.infoCards += 1 }
+                return
             }
             switch outcome.kind {
-            case .completed: tables[task.relationship][position].completed += 1
-            case .skipped: tables[task.relationship][position].skipped += 1
-            case .missed: tables[task.relationship][position].missed += 1
-            case .open: tables[task.relationship][position].open += 1
-            case .excluded: tables[task.relationship][position].excluded += 1
+            case .completed: day.completed += 1
+            case .skipped: day.skipped += 1
+            case .missed: day.missed += 1
+            case .open: day.open += 1
+            case .excluded: day.excluded += 1
             case nil: break
             }
         }

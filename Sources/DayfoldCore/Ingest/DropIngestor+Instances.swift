@@ -59,7 +59,7 @@ extension DropIngestor {
         let expected = expectedRows(layout.instances, bytesPerRow: 500)
         taskIDs.reserve(expected)
         // Events and value entries look their task up here at random.
-        HugePages.reserve(&taskOfID, taskOfID.count + expected)
+        taskOfID.reserveForRandomAccess(taskOfID.count + expected)
         keys.value.reserve(expected)
         let room = roomForRows(layout.instances, shortestRow: 200)
         candidates.reserveCapacity(room)
@@ -152,15 +152,15 @@ extension DropIngestor {
         }
         drop.invalidSchemaRows = invalidSchemas
         // Dedup by id (last wins), then by idempotency key (last wins).
-        var lastByID = HugePages.array(repeating: -1, count: taskIDs.count)
+        var lastByID = [Int](randomAccessRepeating: -1, count: taskIDs.count)
         for (position, candidate) in candidates.enumerated() { lastByID[Int(candidate.idKey)] = position }
-        var lastByKey = HugePages.array(repeating: -1, count: keys.value.count)
+        var lastByKey = [Int](randomAccessRepeating: -1, count: keys.value.count)
         acceptedInstanceKeys = [Bool](repeating: false, count: keys.value.count)
         for (position, candidate) in candidates.enumerated() where lastByID[Int(candidate.idKey)] == position {
             lastByKey[Int(candidate.idempotencyKey)] = position
         }
         var merged: [(loser: Int32, kept: Int32)] = []
-        HugePages.reserve(&drop.tasks, drop.tasks.count + candidates.count)
+        drop.tasks.reserveForRandomAccess(drop.tasks.count + candidates.count)
         let kindOf = kinds.strings.map { drop.taskKind($0) }
         let isReminder = kinds.strings.map { $0 == "REMINDER" }
         for (position, candidate) in candidates.enumerated() {

@@ -39,3 +39,16 @@ enum HugePages {
         }
     }
 }
+
+/// What domain code asks for: arrays it will visit at random (dense indexes
+/// by id, the task table events look up). How they are backed (large ones on
+/// huge pages, see `HugePages`) is decided here, not there.
+extension Array {
+    /// `count` copies of `value`, for reading and writing at random.
+    init(randomAccessRepeating value: Element, count: Int) {
+        self = HugePages.array(repeating: value, count: count)
+    }
+
+    /// Room for `capacity` elements, appended now and read at random later.
+    mutating func reserveForRandomAccess(_ capacity: Int) { HugePages.reserve(&self, capacity) }
+}

@@ -30,18 +30,19 @@ extension PipelineRunner {
     }
 
     /// Ingests and computes the partition drop `folder` (whose outputs are
-    /// those of the users in `owned`), writes its sorted table parts into
-    /// `partFolder` and returns what it adds to the merge. `removeWhenRead`:
-    /// the folder is the run's own spill, removed once read.
+    /// those of the users in `owned`; nil: all of its users, a split made by
+    /// the export, read and hashed as an ordinary drop), writes its sorted
+    /// table parts into `partFolder` and returns what it adds to the merge.
+    /// `removeWhenRead`: the folder is the run's own spill, removed once read.
     func computePartition(
-        _ folder: String, owned: Set<String>, into partFolder: String, removeWhenRead: Bool = true
+        _ folder: String, owned: Set<String>?, into partFolder: String, removeWhenRead: Bool = true
     ) throws -> PartitionContribution {
         // Spill files are not hashed: the manifest's digests are the drop's.
-        var partitionLayout = DropLayout.Options()
-        partitionLayout.isPartition = true
+        var partitionLayout = DropLayout.Options(followLinks: owned == nil && followLinks)
+        partitionLayout.isPartition = owned != nil
         let drop = try PipelineRunner.ingest(
-            input: folder, config: config, asOf: asOf, hashInputs: false, hashWhileReading: false,
-            reportHeaders: false, layoutOptions: partitionLayout)
+            input: folder, config: config, asOf: asOf, hashInputs: owned == nil, hashWhileReading: owned == nil,
+            reportHeaders: owned == nil, layoutOptions: partitionLayout)
         // The partition's spill is read: removed now, its pages are dropped
         // before the kernel writes them to disk (left until the end, a large
         // drop's spill and partition tables passed the dirty page threshold
@@ -71,11 +72,13 @@ extension PipelineRunner {
                 }
             }
         ).run()
-        let users = owned.filter { !$0.hasPrefix("\u{1}") }.count
+        let users =
+            owned.map { $0.filter { !$0.hasPrefix("\u{1}") }.count }
+            ?? Set(drop.relationships.map(\.clientUserID)).count
         return PartitionContribution(
             accounts: drop.accounts, rejects: drop.rejects,
-            zoneWarnings: drop.userZones.warningsByUser.filter { owned.contains($0.key) }.values.flatMap { $0 }
-                .sorted(by: bytesLess),
+            zoneWarnings: drop.userZones.warningsByUser.filter { owned?.contains($0.key) ?? true }.values
+                .flatMap { $0 }.sorted(by: bytesLess),
             invalidSchemaRows: drop.invalidSchemaRows, healthFolderWarnings: drop.healthFolderWarnings,
             failedImports: drop.failedImports.sorted(by: bytesLess), pushHealth: result.push?.health ?? [],
             pushIntents: result.push?.intentSummary ?? [],

@@ -26,6 +26,9 @@ public struct PipelineRunner {
     public var statePath: String?
     /// `--verify-inputs`: hash every input even where the state knows its digest.
     public var verifyInputs = false
+    /// `--presplit K/N`: the drop is split K of N that the export made by
+    /// user (SPEC §13): run as a shard, for `dayfold merge`.
+    public var presplit: (shard: Int, shards: Int)?
     /// `--html` (pipeline key `html`, SPEC §14): also publish `report/`.
     public var html = false
     /// The largest page of the report in bytes (tests split pages with a smaller one).
@@ -147,7 +150,15 @@ public struct PipelineRunner {
             let directory = try StateDirectory(path: path, drop: input, output: target.destination)
             return StateContext(directory: directory, loaded: directory.load(configDigest: config.digest))
         }
-        if let marker = try ShardMarker.read(drop: input) {
+        let found = try ShardMarker.read(drop: input)
+        if found != nil, presplit != nil {
+            throw DayfoldError(
+                .usage, "\(input) is a shard of dayfold shard already; --presplit is for splits the export made",
+                fix: "run it without --presplit")
+        }
+        if let marker = found
+            ?? presplit.map({ ShardMarker.presplit(shard: $0.shard, of: $0.shards, folder: input, layout: layout) })
+        {
             guard asOfSeries == nil, statePath == nil else {
                 throw DayfoldError(
                     .usage, "\(input) is a shard: run it with --as-of only (no --as-of-series or --state)",

@@ -216,4 +216,118 @@ import Testing
         #expect(strict.status == 3, "\(strict.stderr)")
         #expect(strict.stderr.contains("--strict"), "\(strict.stderr)")
     }
+
+    /// Two drops of disjoint users side by side as one drop: subject files
+    /// joined (one header), every other file copied under a `<split>-` name
+    /// (so each split's files keep their order).
+    static func union(of splits: [(name: String, drop: URL)], into union: URL) throws {
+        let files = FileManager.default
+        for (name, drop) in splits {
+            let walker = try #require(files.enumerator(at: drop, includingPropertiesForKeys: [.isRegularFileKey]))
+            for case let file as URL in walker
+            where (try file.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
+                let relative = String(file.path.dropFirst(drop.path.count + 1))
+                let folder = (relative as NSString).deletingLastPathComponent
+                try files.createDirectory(
+                    at: union.appendingPathComponent(folder), withIntermediateDirectories: true)
+                if relative.hasPrefix("subjects/") {
+                    let target = union.appendingPathComponent(relative)
+                    let text = try String(contentsOf: file, encoding: .utf8)
+                    if let existing = try? String(contentsOf: target, encoding: .utf8) {
+                        let rows = text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+                        try (existing + rows.joined(separator: "\n")).write(
+                            to: target, atomically: true, encoding: .utf8)
+                    } else {
+                        try text.write(to: target, atomically: true, encoding: .utf8)
+                    }
+                } else {
+                    try files.copyItem(
+                        at: file,
+                        to: union.appendingPathComponent(folder).appendingPathComponent(
+                            name + "-" + file.lastPathComponent))
+                }
+            }
+        }
+    }
+
+    /// An export already split by user (SPEC §13) skips `dayfold shard`:
+    /// each split runs with `--presplit K/N` and the merge publishes the
+    /// reports and snapshots of a whole run over the splits side by side;
+    /// its manifest and rejects name each split's files under its folder.
+    @Test func presplitExportsMergeIntoTheRunOfTheirUnion() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let asOf = "2026-05-01T12:00:00Z"
+        let splits = [("eu", 3, 1), ("us", 4, 2)].map { name, clients, seed in
+            (name: name, drop: root.appendingPathComponent("export/\(name)"), clients: clients, seed: seed)
+        }
+        for split in splits {
+            let made = try DayfoldProcess.run([
+                "generate", "--clients", "\(split.clients)", "--days", "30", "--seed", "\(split.seed)", "--out",
+                split.drop.path,
+            ])
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        let union = root.appendingPathComponent("union")
+        try Self.union(of: splits.map { ($0.name, $0.drop) }, into: union)
+        let whole = root.appendingPathComponent("whole")
+        let run = try DayfoldProcess.run(["run", "--input", union.path, "--output", whole.path, "--as-of", asOf])
+        #expect(run.status == 0, "\(run.stderr)")
+        var outputs: [String] = []
+        for (index, split) in splits.enumerated() {
+            let output = root.appendingPathComponent("out-\(split.name)").path
+            let part = try DayfoldProcess.run([
+                "run", "--input", split.drop.path, "--output", output, "--as-of", asOf, "--presplit", "\(index)/2",
+            ])
+            #expect(part.status == 0, "\(part.stderr)")
+            outputs.append(output)
+        }
+        let merged = root.appendingPathComponent("merged")
+        let merge = try DayfoldProcess.run(["merge"] + outputs + ["--output", merged.path])
+        #expect(merge.status == 0, "\(merge.stderr)")
+        let different = (PartitionedRunTests.files + PartitionedRunTests.pushFiles).filter { file in
+            file.hasPrefix("rejects/")
+                ? false
+                : (try? Data(contentsOf: merged.appendingPathComponent(file)))
+                    != (try? Data(contentsOf: whole.appendingPathComponent(file)))
+        }
+        #expect(different.isEmpty, "\(different)")
+        let manifest = try IncrementalRunTests.manifestJSON(merged)
+        let paths = ((manifest["inputs"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
+        #expect(
+            paths.contains("eu/subjects/relationships.csv") && paths.contains("us/tasks/instances/instances-000.csv"))
+        let read = { (json: [String: Any]) in
+            ((json["inputs"] as? [[String: Any]]) ?? []).reduce(0) { $0 + (($1["rows_read"] as? Int) ?? 0) }
+        }
+        #expect(read(manifest) == read(try IncrementalRunTests.manifestJSON(whole)))
+        let rejects = try String(contentsOf: merged.appendingPathComponent("rejects/rejects.csv"), encoding: .utf8)
+        let wholeRejects = try String(contentsOf: whole.appendingPathComponent("rejects/rejects.csv"), encoding: .utf8)
+        #expect(rejects.split(separator: "\n").count == wholeRejects.split(separator: "\n").count)
+
+        // A shard of dayfold shard needs no --presplit, and the two kinds do not merge.
+        let sharded = root.appendingPathComponent("shards")
+        #expect(try DayfoldProcess.run(["shard", union.path, "--shards", "2", "--out", sharded.path]).status == 0)
+        let refused = try DayfoldProcess.run([
+            "run", "--input", sharded.appendingPathComponent("shard=0").path, "--output",
+            root.appendingPathComponent("x").path, "--as-of", asOf, "--presplit", "0/2",
+        ])
+        #expect(refused.status == 2 && refused.stderr.contains("without --presplit"), "\(refused.stderr)")
+        let shardOutput = root.appendingPathComponent("shard-out").path
+        #expect(
+            try DayfoldProcess.run([
+                "run", "--input", sharded.appendingPathComponent("shard=1").path, "--output", shardOutput, "--as-of",
+                asOf,
+            ]).status == 0)
+        let mixed = try DayfoldProcess.run([
+            "merge", outputs[0], shardOutput, "--output", root.appendingPathComponent("mixed").path,
+        ])
+        #expect(mixed.status == 2 && mixed.stderr.contains("another kind of split"), "\(mixed.stderr)")
+        for bad in ["2/2", "1", "a/b", "0/0"] {
+            let result = try DayfoldProcess.run([
+                "run", "--input", splits[0].drop.path, "--output", root.appendingPathComponent("y").path, "--as-of",
+                asOf, "--presplit", bad,
+            ])
+            #expect(result.status == 2 && result.stderr.contains("expected K/N"), "\(bad): \(result.stderr)")
+        }
+    }
 }

@@ -105,7 +105,7 @@ public struct DropSharder {
                 ownedUsers: owned[index].sorted(by: bytesLess), originalPaths: router.originalPaths,
                 sharedFiles: PartitionRouter.sharedFiles(layout).map(\.relativePath),
                 readingOrder: layout.readingOrder.map(\.relativePath), digests: digests, hasPush: layout.hasPushFolder,
-                unrecognizedFiles: layout.unrecognizedFiles)
+                unrecognizedFiles: layout.unrecognizedFiles, presplitFolder: nil)
             try marker.encoded().write(to: URL(fileURLWithPath: folder + "/" + ShardMarker.fileName))
             try SystemCall.rename(folder, staging + "/shard=\(index)")
         }

@@ -16,7 +16,8 @@ extension PipelineRunner {
         do {
             let parts = publisher.path("parts")
             contribution = try computePartition(
-                input, owned: Set(marker.ownedUsers), into: parts, removeWhenRead: false)
+                input, owned: marker.presplitFolder == nil ? Set(marker.ownedUsers) : nil, into: parts,
+                removeWhenRead: false)
             try contribution.encoded().write(to: URL(fileURLWithPath: parts + "/contribution.json"))
             let facts = ShardRunFacts(
                 marker: marker, pipeline: config.name, configDigest: config.digest, asOfMicros: asOf.instant.micros,
@@ -27,7 +28,7 @@ extension PipelineRunner {
             for var account in contribution.accounts
             where marker.shard == 0 || !marker.sharedFiles.contains(account.path) {
                 account.path = marker.originalPaths[account.path] ?? account.path
-                account.sha256 = marker.digests[account.path] ?? ""
+                account.sha256 = marker.digests[account.path] ?? account.sha256
                 accounts.append(account)
             }
             var manifest = Manifest(

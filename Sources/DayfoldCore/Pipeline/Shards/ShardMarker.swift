@@ -24,6 +24,11 @@ public struct ShardMarker: Codable, Sendable, Equatable {
     public var digests: [String: String]
     public var hasPush: Bool
     public var unrecognizedFiles: [DropLayout.UnrecognizedFile]
+    /// Set for a split the export itself made (`dayfold run --presplit K/N`):
+    /// the drop is this split alone, its users all its own, its files named
+    /// in the merged manifest under the split folder's name; nil for a
+    /// shard of `dayfold shard`.
+    public var presplitFolder: String?
 
     /// The marker of the shard drop at `folder`, nil when it is an ordinary drop.
     static func read(drop folder: String) throws -> ShardMarker? {
@@ -47,6 +52,17 @@ public struct ShardMarker: Codable, Sendable, Equatable {
     }
 
     func encoded() throws -> Data { try sortedKeysJSON(self) }
+
+    /// The marker of a split made by the export (SPEC §13's "already split
+    /// by user"): nothing shared or renamed; the split's own reading order;
+    /// its digests are the run's own.
+    static func presplit(shard: Int, of shards: Int, folder: String, layout: DropLayout) -> ShardMarker {
+        ShardMarker(
+            format: format, toolVersion: Manifest.toolVersion, shard: shard, shards: shards, ownedUsers: [],
+            originalPaths: [:], sharedFiles: [], readingOrder: layout.readingOrder.map(\.relativePath), digests: [:],
+            hasPush: layout.hasPushFolder, unrecognizedFiles: layout.unrecognizedFiles,
+            presplitFolder: (folder as NSString).lastPathComponent)
+    }
 }
 
 /// What a run of a shard publishes beside its parts (`parts/shard.json`):

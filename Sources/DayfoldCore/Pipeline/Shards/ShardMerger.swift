@@ -41,7 +41,7 @@ public struct ShardMerger {
         maxRejectFraction = first.facts.maxRejectFraction
         let target = try OutputTarget(output: output, drop: first.folder)
         let publisher = try OutputPublisher(target: target)
-        let marker = first.facts.marker
+        let marker = Self.wholeDrop(first, loaded)
         var merged: PipelineRunner.PartitionedParts
         var publishWarnings: [String] = []
         do {
@@ -49,7 +49,7 @@ public struct ShardMerger {
             let collector = html ? HTMLReportCollector(asOf: Instant(micros: first.facts.asOfMicros)) : nil
             merged = try PipelineRunner.mergePartitions(
                 PartitionMerge(
-                    contributions: loaded.map(\.contribution), partFolders: loaded.map { $0.folder + "/parts" },
+                    contributions: loaded.map(Self.namedInWholeDrop), partFolders: loaded.map { $0.folder + "/parts" },
                     originalPaths: marker.originalPaths, sharedFiles: Set(marker.sharedFiles),
                     readingOrder: marker.readingOrder, digests: marker.digests, hasPush: marker.hasPush),
                 staging: publisher.staging, debug: debugTables, collector: collector)
@@ -82,6 +82,46 @@ public struct ShardMerger {
         outcome.failedImports = merged.failedImports.sorted(by: bytesLess)
         outcome.unrecognizedFiles = marker.unrecognizedFiles.count
         return outcome
+    }
+
+    /// What the merged manifest says of the drop: a `dayfold shard` marker
+    /// describes the whole drop already (every part's is the same); splits
+    /// the export made are joined, each split's files under its folder's
+    /// name (`eu/tasks/…`), in split order.
+    static func wholeDrop(_ first: Part, _ parts: [Part]) -> ShardMarker {
+        var marker = first.facts.marker
+        guard marker.presplitFolder != nil else { return marker }
+        marker.readingOrder = []
+        marker.unrecognizedFiles = []
+        marker.hasPush = false
+        for part in parts {
+            let split = part.facts.marker
+            let prefix = (split.presplitFolder ?? "") + "/"
+            marker.readingOrder += split.readingOrder.map { prefix + $0 }
+            marker.unrecognizedFiles += split.unrecognizedFiles.map { file in
+                var file = file
+                file.path = prefix + file.path
+                return file
+            }
+            marker.hasPush = marker.hasPush || split.hasPush
+            for account in part.contribution.accounts { marker.digests[prefix + account.path] = account.sha256 }
+        }
+        return marker
+    }
+
+    /// A part's contribution with its files named as in the merged manifest:
+    /// unchanged for a `dayfold shard` shard, under the split folder's name
+    /// for a split the export made.
+    static func namedInWholeDrop(_ part: Part) -> PartitionContribution {
+        guard let folder = part.facts.marker.presplitFolder else { return part.contribution }
+        var contribution = part.contribution
+        for index in contribution.accounts.indices {
+            contribution.accounts[index].path = folder + "/" + contribution.accounts[index].path
+        }
+        for index in contribution.rejects.indices {
+            contribution.rejects[index].file = folder + "/" + contribution.rejects[index].file
+        }
+        return contribution
     }
 
     /// A shard run's published output.
@@ -125,10 +165,21 @@ public struct ShardMerger {
             if b.asOfMicros != a.asOfMicros { throw refuse(part, "another as-of") }
             if b.configDigest != a.configDigest || b.pipeline != a.pipeline { throw refuse(part, "another pipeline") }
             if b.marker.toolVersion != a.marker.toolVersion { throw refuse(part, "another dayfold version") }
-            if b.marker.shards != a.marker.shards || b.marker.digests != a.marker.digests
-                || b.marker.readingOrder != a.marker.readingOrder
+            if (b.marker.presplitFolder == nil) != (a.marker.presplitFolder == nil) {
+                throw refuse(part, "another kind of split (--presplit or dayfold shard)")
+            }
+            if b.marker.shards != a.marker.shards
+                || (a.marker.presplitFolder == nil
+                    && (b.marker.digests != a.marker.digests || b.marker.readingOrder != a.marker.readingOrder))
             {
                 throw refuse(part, "another drop or sharding")
+            }
+            if let folder = b.marker.presplitFolder,
+                parts.filter({ $0.facts.marker.presplitFolder == folder }).count > 1
+            {
+                throw DayfoldError(
+                    .usage, "two splits are named \(folder)",
+                    fix: "give each split of the export a folder of its own name")
             }
         }
         let count = first.facts.marker.shards

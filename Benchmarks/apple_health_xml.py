@@ -7,7 +7,12 @@
       ExportDate, Me) once, then every other top-level element of SOURCE repeated,
       each copy with every `YYYY-MM-DD hh:mm:ss +zzzz` date moved forward by the
       source's day span + 1 day, so copies never repeat a sample.
-      Prints the number of top-level Record elements written.
+      Prints the number of top-level Record elements written, then the number
+      of all top-level elements (dayfold's rows_read).
+
+  zip EXPORT OUT
+      Writes OUT, an export.zip as the Health app makes it (EXPORT deflated as
+      apple_health_export/export.xml).
 
   iterparse FILE
       The peer being measured: the xml.etree.ElementTree.iterparse loop that
@@ -60,6 +65,8 @@ def generate(source, out, megabytes):
     body = b"\n".join(lines[body_from - 1 : root_end - 1]) + b"\n"
     tail = b"\n".join(lines[root_end - 1 :])
     records_per_copy = sum(1 for _, name in starts if name == "Record")
+    head_elements = sum(1 for line, _ in starts if line < body_from)
+    elements_per_copy = len(starts) - head_elements
 
     # Split the body once at every date; each copy only re-formats the distinct days.
     pieces = []
@@ -76,6 +83,7 @@ def generate(source, out, megabytes):
     target = megabytes * 1024 * 1024
     written = 0
     records = 0
+    elements = head_elements
     copy_index = 0
     with open(out, "wb") as output:
         output.write(head)
@@ -87,9 +95,17 @@ def generate(source, out, megabytes):
             output.write(chunk)
             written += len(chunk)
             records += records_per_copy
+            elements += elements_per_copy
             copy_index += 1
         output.write(tail)
-    print(records)
+    print(records, elements)
+
+
+def zip_export(export, out):
+    """The Health app's archive: apple_health_export/export.xml, deflated."""
+    import zipfile
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
+        archive.write(export, "apple_health_export/export.xml")
 
 
 def iterparse(path):
@@ -117,6 +133,8 @@ def iterparse(path):
 if __name__ == "__main__":
     if sys.argv[1] == "generate":
         generate(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif sys.argv[1] == "zip":
+        zip_export(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "iterparse":
         iterparse(sys.argv[2])
     else:

@@ -112,7 +112,10 @@ extension DropIngestor {
         let before = HealthReadMark(
             pending: health.pending.count, rejects: drop.rejects.count, claimed: claimed.count, order: health.order,
             account: fileAccount)
-        if try readHealthFast(open(), user, file, &fileAccount, &claimed) == .read { return .read }
+        // Inflating or reading runs ahead on the second core while the scanner works.
+        if try readHealthFast(ReadAheadByteStream(open()), user, file, &fileAccount, &claimed) == .read {
+            return .read
+        }
         health.pending.removeSubrange(before.pending...)
         drop.rejects.removeSubrange(before.rejects...)
         for key in claimed[before.claimed...] { health.seen.remove(key) }

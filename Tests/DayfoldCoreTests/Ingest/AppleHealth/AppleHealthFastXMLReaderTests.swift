@@ -127,6 +127,22 @@ import Testing
         #expect(try Self.compare(Array(xml.utf8), chunkSize: 1) == .fastRead)
     }
 
+    /// Characters at the edges of what XML allows, in a value: DEL, C1
+    /// controls, noncharacters U+FDD0 and U+10FFFF's neighbours, U+FFFD, a BOM
+    /// in a value; both readers must agree whichever way each goes.
+    @Test(
+        arguments: [
+            [0x7F], [0xC2, 0x80], [0xC2, 0x9F], [0xEF, 0xB7, 0x90], [0xEF, 0xBF, 0xBD], [0xEF, 0xBF, 0xBE],
+            [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xEF, 0xBB, 0xBF], [0xED, 0x9F, 0xBF],
+            [0xE0, 0x9F, 0xBF],
+        ] as [[UInt8]])
+    func edgeCharactersInAValueAreJudgedAsExpatJudgesThem(_ character: [UInt8]) throws {
+        let bytes =
+            Array(#"<HealthData><Record type="a"#.utf8) + character + Array(#"b" value="1"/></HealthData>"#.utf8)
+        try Self.compare(bytes, chunkSize: 1 << 20)
+        try Self.compare(bytes, chunkSize: 1)
+    }
+
     /// Exports made of `records` copies of the fixtures' kinds of elements,
     /// each line shifted, with correlations holding nested Records.
     static func generatedExport(records: Int, seed: UInt64) -> [UInt8] {

@@ -134,42 +134,34 @@ extension DropIngestor {
         var account: FileAccount
     }
 
-    /// The fast reader's pass: values copied as byte ranges into one reused buffer.
+    /// The fast reader's pass: values decoded into batches on the scanning
+    /// thread, the rows decided here as the batches come.
     private func readHealthFast(
         _ stream: ByteStream, _ user: String, _ file: DropLayout.File, _ fileAccount: inout FileAccount,
         _ claimed: inout [UInt64]
     ) throws -> HealthXMLFastOutcome {
-        var buffer: [UInt8] = []
-        let userBytes = Array(user.utf8)
         var account = fileAccount
         var keys = claimed
         defer {
             fileAccount = account
             claimed = keys
         }
-        return try AppleHealthFastXMLReader.read(stream) { child in
-            account.rowsRead += 1
-            guard child.isRecord else {
-                account.ignored += 1
-                return
+        return try AppleHealthFastXMLReader.readInBatches(
+            stream, user: Array(user.utf8), keepRaw: options.retainRows
+        ) { batch in
+            let bytes = batch.bytes
+            for child in batch.children {
+                account.rowsRead += 1
+                guard child.isRecord else {
+                    account.ignored += 1
+                    continue
+                }
+                decideHealthRecord(
+                    HealthRow(
+                        bytes: bytes, user: batch.user, type: child.type, value: child.value, unit: child.unit,
+                        start: child.start, end: child.end, sourceName: child.sourceName, bundleID: nil),
+                    line: child.line, raw: { batch.raw(child) }, file, &account, &keys)
             }
-            buffer.removeAll(keepingCapacity: true)
-            buffer.append(contentsOf: userBytes)
-            let userRange = 0..<userBytes.count
-            func add(_ attribute: HealthXMLAttribute) -> Range<Int>? {
-                guard let range = child.value(attribute, into: &buffer), !range.isEmpty else { return nil }
-                return range
-            }
-            let type = add(.type)
-            let value = add(.value)
-            let unit = add(.unit)
-            let start = add(.startDate)
-            let end = add(.endDate)
-            let sourceName = add(.sourceName)
-            decideHealthRecord(
-                HealthRow(
-                    bytes: buffer, user: userRange, type: type, value: value, unit: unit, start: start, end: end,
-                    sourceName: sourceName, bundleID: nil), line: child.line, raw: child.raw, file, &account, &keys)
         }
     }
 

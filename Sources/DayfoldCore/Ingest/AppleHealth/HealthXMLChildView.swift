@@ -34,6 +34,18 @@ struct HealthXMLChildView {
             isFinal: true) ?? ""
     }
 
+    /// Appends the bytes of `raw()` to `buffer`; their range there.
+    func appendRaw(to buffer: inout [UInt8]) -> Range<Int> {
+        let at = buffer.count
+        if let range = HealthXMLLineWindow.rawLineRange(
+            in: scanner.window, base: scanner.base, tagStart: byteOffset, tagEnd: scanner.base + child.tagEnd,
+            isFinal: true)
+        {
+            buffer.append(contentsOf: scanner.window[range])
+        }
+        return at..<buffer.count
+    }
+
     /// The child as the expat reader reports it (Strings): for the differential tests.
     func element() -> HealthXMLElement {
         var buffer: [UInt8] = []

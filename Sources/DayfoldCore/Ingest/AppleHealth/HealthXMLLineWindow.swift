@@ -50,6 +50,13 @@ struct HealthXMLLineWindow {
     /// The same quote over any window: `bytes[0]` is the file's byte `base`
     /// (the fast reader's window keeps at least `carriedBytes` before a tag).
     static func rawLine(in bytes: [UInt8], base: Int, tagStart: Int, tagEnd: Int, isFinal: Bool) -> String? {
+        rawLineRange(in: bytes, base: base, tagStart: tagStart, tagEnd: tagEnd, isFinal: isFinal).map {
+            String(decoding: bytes[$0], as: UTF8.self)
+        }
+    }
+
+    /// Where that quote lies in `bytes` (indexes, not file offsets).
+    static func rawLineRange(in bytes: [UInt8], base: Int, tagStart: Int, tagEnd: Int, isFinal: Bool) -> Range<Int>? {
         let end = base + bytes.count
         let newline = UInt8(ascii: "\n")
         let tag = max(tagStart, base)
@@ -63,6 +70,6 @@ struct HealthXMLLineWindow {
         while lineEnd < end && lineEnd < limit && bytes[lineEnd - base] != newline { lineEnd += 1 }
         if lineEnd == end && lineEnd < limit && !isFinal { return nil }
         if lineEnd > rawStart && bytes[lineEnd - 1 - base] == UInt8(ascii: "\r") { lineEnd -= 1 }
-        return String(decoding: bytes[(rawStart - base)..<(lineEnd - base)], as: UTF8.self)
+        return (rawStart - base)..<(lineEnd - base)
     }
 }

@@ -190,6 +190,49 @@ import Testing
         #expect(try Self.compare(bytes, chunkSize: 1 << 16) == .fastRead)
     }
 
+    /// The batches decoded on the scanning thread (what the ingestor decides
+    /// on) carry the values and quotes expat reports, empty values as NULL.
+    @Test func batchesCarryExpatsValues() throws {
+        var inputs = [Self.generatedExport(records: 5000, seed: 4)]
+        if HealthXMLTestSupport.sharedIsPresent {
+            inputs.append(
+                try Array(
+                    Data(contentsOf: URL(fileURLWithPath: HealthXMLTestSupport.fixture("ashtom-hkimport-export.xml")))))
+        }
+        for bytes in inputs {
+            var fast: [[String?]] = []
+            let outcome = try AppleHealthFastXMLReader.readInBatches(
+                HealthXMLChunkedStream(bytes, chunkSize: 1 << 16), user: Array("u-1".utf8), keepRaw: true
+            ) { batch in
+                #expect(String(decoding: batch.bytes[batch.user], as: UTF8.self) == "u-1")
+                for child in batch.children {
+                    let text = { (range: Range<Int>?) in range.map { String(decoding: batch.bytes[$0], as: UTF8.self) }
+                    }
+                    fast.append(
+                        child.isRecord
+                            ? [
+                                "\(child.line)", text(child.type), text(child.value), text(child.unit),
+                                text(child.start),
+                                text(child.end), text(child.sourceName), batch.raw(child),
+                            ] : ["\(child.line)"])
+                }
+            }
+            #expect(outcome == .read)
+            var expat: [[String?]] = []
+            _ = try AppleHealthXMLReader.read(HealthXMLChunkedStream(bytes, chunkSize: 1 << 20)) { element in
+                let null = { (text: String?) in text?.isEmpty == true ? nil : text }
+                expat.append(
+                    element.name == "Record"
+                        ? [
+                            "\(element.line)", null(element.type), null(element.value), null(element.unit),
+                            null(element.startDate), null(element.endDate), null(element.sourceName), element.raw,
+                        ] : ["\(element.line)"])
+            }
+            #expect(fast.count == expat.count)
+            #expect(fast == expat)
+        }
+    }
+
     /// 1,500 seeded mutations of small exports (truncations, stray `<` and `&`,
     /// nested and unclosed Records, `'` quotes and entities, C0 bytes, CRLF, a
     /// BOM, very long attributes, bad UTF-8, comments, duplicate attributes, …).

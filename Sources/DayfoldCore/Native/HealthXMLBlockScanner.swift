@@ -44,6 +44,8 @@ final class HealthXMLBlockScanner {
     /// Window bytes dropped at once (the rest is moved to the front).
     private static let compactAbove = 256 << 10
     private static let batchCapacity: Int32 = 1024
+    /// `R_UNFINISHED` of xml_scan.c: the input ended inside the document.
+    private static let unfinished = 11
 
     /// The window: `window[0]` is the file's byte `base`.
     private(set) var window: [UInt8]
@@ -134,7 +136,7 @@ final class HealthXMLBlockScanner {
             case Int(DAYFOLD_XML_FULL): continue
             case Int(DAYFOLD_XML_DONE): return .done
             case Int(DAYFOLD_XML_MORE):
-                if isFinal && window.isEmpty { return .bail(reason: 11, offset: base) }
+                if isFinal && window.isEmpty { return .bail(reason: Self.unfinished, offset: base) }
                 let waiting = window.count - position
                 rescanAt = waiting > 4096 ? position + 2 * waiting : 0
                 return .more

@@ -67,7 +67,7 @@ enum AppleHealthFastXMLReader {
             }
             guard let scanner else { continue }
             let status = try scanner.scan(appending: appending, isFinal: isFinal) {
-                try onChild(HealthXMLChildView(scanner: scanner, child: $0, isFinal: isFinal))
+                try onChild(HealthXMLChildView(scanner: scanner, child: $0))
             }
             prolog = []
             switch status {

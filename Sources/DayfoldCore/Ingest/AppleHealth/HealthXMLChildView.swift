@@ -13,7 +13,6 @@ enum HealthXMLAttribute: Int, CaseIterable {
 struct HealthXMLChildView {
     let scanner: HealthXMLBlockScanner
     let child: HealthXMLScannedChild
-    let isFinal: Bool
 
     /// 1-based line of the start tag's `<`.
     var line: Int { child.line }
@@ -28,6 +27,8 @@ struct HealthXMLChildView {
     }
 
     /// The physical line(s) of the start tag, as `HealthXMLElement.raw`.
+    /// The scanner reports a child only once its line's end (or the quote
+    /// limit) is in the window, so the quote never waits for more bytes.
     func raw() -> String {
         HealthXMLLineWindow.rawLine(
             in: scanner.window, base: scanner.base, tagStart: byteOffset, tagEnd: scanner.base + child.tagEnd,

@@ -47,12 +47,14 @@ final class HealthXMLBlockScanner {
     /// `R_UNFINISHED` of xml_scan.c: the input ended inside the document.
     private static let unfinished = 11
 
+    // One thread owns a scanner (the scanning thread): the run-time
+    // exclusivity checks of these per-row properties are skipped (issue 19).
     /// The window: `window[0]` is the file's byte `base`.
-    private(set) var window: [UInt8]
-    private(set) var base = 0
-    private var position: Int
+    @exclusivity(unchecked) private(set) var window: [UInt8]
+    @exclusivity(unchecked) private(set) var base = 0
+    @exclusivity(unchecked) private var position: Int
     /// The window's size before which scanning again is pointless (see `scan`).
-    private var rescanAt = 0
+    @exclusivity(unchecked) private var rescanAt = 0
     private let wantedCount: Int
     private let state: UnsafeMutablePointer<dayfold_xml_state>
     private let children: UnsafeMutablePointer<dayfold_xml_child>

@@ -22,9 +22,12 @@ final class HealthXMLRowBatch: @unchecked Sendable {
     /// Children a batch holds before it is handed over.
     static let capacity = 2048
 
-    private(set) var bytes: [UInt8]
+    // Filled by the scanning thread alone, read by the deciding one only
+    // after the hand-over (through the queue's lock): no run-time
+    // exclusivity check per row (issue 19).
+    @exclusivity(unchecked) private(set) var bytes: [UInt8]
     let user: Range<Int>
-    private(set) var children: [Child] = []
+    @exclusivity(unchecked) private(set) var children: [Child] = []
 
     init(user: [UInt8]) {
         bytes = user

@@ -5,9 +5,17 @@
       Writes OUT, an Apple Health export.xml of at least MEGABYTES MiB, built from
       SOURCE (a real export.xml): its prolog (XML declaration, inline DTD, <HealthData>,
       ExportDate, Me) once, then every other top-level element of SOURCE repeated,
-      each copy with every `YYYY-MM-DD hh:mm:ss +zzzz` date moved forward by the
-      source's day span + 1 day, so copies never repeat a sample.
-      Prints the number of top-level Record elements written.
+      each copy with every `YYYY-MM-DD hh:mm:ss +zzzz` date moved forward one
+      day more than the copy before: the dates stay plausible (a 1 GiB export
+      of a 3.8 MB source spans the source's years plus ~280 days, not
+      centuries past year 9999) and a sample repeats only where the source
+      holds the same sample a whole number of days apart.
+      Prints the number of top-level Record elements written, then the number
+      of all top-level elements (dayfold's rows_read).
+
+  zip EXPORT OUT
+      Writes OUT, an export.zip as the Health app makes it (EXPORT deflated as
+      apple_health_export/export.xml).
 
   iterparse FILE
       The peer being measured: the xml.etree.ElementTree.iterparse loop that
@@ -60,6 +68,8 @@ def generate(source, out, megabytes):
     body = b"\n".join(lines[body_from - 1 : root_end - 1]) + b"\n"
     tail = b"\n".join(lines[root_end - 1 :])
     records_per_copy = sum(1 for _, name in starts if name == "Record")
+    head_elements = sum(1 for line, _ in starts if line < body_from)
+    elements_per_copy = len(starts) - head_elements
 
     # Split the body once at every date; each copy only re-formats the distinct days.
     pieces = []
@@ -71,25 +81,33 @@ def generate(source, out, megabytes):
     pieces.append(body[position:])
     days = sorted({p[0] for p in pieces if isinstance(p, tuple)})
     parsed = {d: datetime.date.fromisoformat(d.decode()) for d in days}
-    span = (max(parsed.values()) - min(parsed.values())).days + 1
 
     target = megabytes * 1024 * 1024
     written = 0
     records = 0
+    elements = head_elements
     copy_index = 0
     with open(out, "wb") as output:
         output.write(head)
         written += len(head)
         while written < target:
-            shift = datetime.timedelta(days=span * copy_index)
+            shift = datetime.timedelta(days=copy_index)
             moved = {d: (parsed[d] + shift).isoformat().encode() for d in days}
             chunk = b"".join(p if isinstance(p, bytes) else moved[p[0]] + p[1] for p in pieces)
             output.write(chunk)
             written += len(chunk)
             records += records_per_copy
+            elements += elements_per_copy
             copy_index += 1
         output.write(tail)
-    print(records)
+    print(records, elements)
+
+
+def zip_export(export, out):
+    """The Health app's archive: apple_health_export/export.xml, deflated."""
+    import zipfile
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
+        archive.write(export, "apple_health_export/export.xml")
 
 
 def iterparse(path):
@@ -117,6 +135,8 @@ def iterparse(path):
 if __name__ == "__main__":
     if sys.argv[1] == "generate":
         generate(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif sys.argv[1] == "zip":
+        zip_export(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "iterparse":
         iterparse(sys.argv[2])
     else:

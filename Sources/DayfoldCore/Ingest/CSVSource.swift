@@ -65,7 +65,7 @@ struct CSVSource {
     /// right) on a thread between the parser and the reader, before `body`
     /// sees it: per-row work that needs no state of the reader (parsing,
     /// hashing) is done there, beside the reading thread instead of on it. `body` gets the prepared value (nil
-    /// only if there was none). `ahead` sees the prepared value of the row
+    /// only without `prepare`). `ahead` sees the prepared value of the row
     /// `CSVRecordReader.lookahead` rows before `body` does, to start loading
     /// what the row will look up in large tables.
     func read<Prepared: Sendable>(
@@ -170,7 +170,13 @@ struct CSVSource {
                 }
                 row.rejectReason = nil
                 row.fate = nil
-                try body(&row, preparedValue(batch, index))
+                // With `prepare`, every row handed over has its value: the
+                // preparing thread's, or (should it have none) one made here
+                // by the same function.
+                let value =
+                    preparedValue(batch, index)
+                    ?? prepare.map { $0(CSVPeek(batch: batch, record: index, indexes: indexes)) }
+                try body(&row, value)
                 if let reason = row.rejectReason {
                     reject(reason)
                 } else if let fate = row.fate {

@@ -19,8 +19,8 @@ extension DropIngestor {
                 if file.relativePath.hasSuffix(".zip") {
                     try readHealthArchive(user, file, &fileAccount, &claimed)
                 } else {
-                    let stream = try openByteStream(path: file.absolutePath)
-                    let result = try readHealthStream(stream, user, file, &fileAccount, &claimed)
+                    let result = try readHealthStream(
+                        { try openByteStream(path: file.absolutePath) }, user, file, &fileAccount, &claimed)
                     if case .skipped(let root) = result {
                         fileAccount = FileAccount(path: file.relativePath, kind: "health")
                         fileAccount.skipped = "root element \(root) is not HealthData"
@@ -88,7 +88,8 @@ extension DropIngestor {
                 skipped.append(name)
                 continue
             }
-            let result = try readHealthStream(try archive.entryStream(index), user, file, &fileAccount, &claimed)
+            let result = try readHealthStream(
+                { try archive.entryStream(index) }, user, file, &fileAccount, &claimed)
             if case .skipped = result { skipped.append(name) } else { readAny = true }
         }
         if !readAny {
@@ -100,13 +101,76 @@ extension DropIngestor {
         }
     }
 
-    /// Streams one HealthData XML into `fileAccount` (rows decided, rejects kept).
+    /// Streams one HealthData XML into `fileAccount` (rows decided, rejects
+    /// kept): first with the fast reader; when it hands the file to expat,
+    /// what it yielded is taken back and the file is opened again and read by
+    /// expat (issue 24), so both give the same rows and the same failures.
     private func readHealthStream(
+        _ open: () throws -> ByteStream, _ user: String, _ file: DropLayout.File, _ fileAccount: inout FileAccount,
+        _ claimed: inout [UInt64]
+    ) throws -> HealthXMLReadResult {
+        let before = HealthReadMark(
+            pending: health.pending.count, rejects: drop.rejects.count, claimed: claimed.count, order: health.order,
+            account: fileAccount)
+        // Inflating or reading runs ahead on the second core while the scanner works.
+        if try readHealthFast(ReadAheadByteStream(open()), user, file, &fileAccount, &claimed) == .read {
+            return .read
+        }
+        health.pending.removeSubrange(before.pending...)
+        drop.rejects.removeSubrange(before.rejects...)
+        for key in claimed[before.claimed...] { health.seen.remove(key) }
+        claimed.removeSubrange(before.claimed...)
+        health.order = before.order
+        fileAccount = before.account
+        return try readHealthExpat(open(), user, file, &fileAccount, &claimed)
+    }
+
+    /// What a fast read that hands its file to expat takes back.
+    private struct HealthReadMark {
+        var pending: Int
+        var rejects: Int
+        var claimed: Int
+        var order: Int
+        var account: FileAccount
+    }
+
+    /// The fast reader's pass: values decoded into batches on the scanning
+    /// thread, the rows decided here as the batches come.
+    private func readHealthFast(
+        _ stream: ByteStream, _ user: String, _ file: DropLayout.File, _ fileAccount: inout FileAccount,
+        _ claimed: inout [UInt64]
+    ) throws -> HealthXMLFastOutcome {
+        var account = fileAccount
+        var keys = claimed
+        defer {
+            fileAccount = account
+            claimed = keys
+        }
+        return try AppleHealthFastXMLReader.readInBatches(
+            stream, user: Array(user.utf8), keepRaw: options.retainRows
+        ) { batch in
+            let bytes = batch.bytes
+            for child in batch.children {
+                account.rowsRead += 1
+                guard child.isRecord else {
+                    account.ignored += 1
+                    continue
+                }
+                decideHealthRecord(
+                    HealthRow(
+                        bytes: bytes, user: batch.user, type: child.type, value: child.value, unit: child.unit,
+                        start: child.start, end: child.end, sourceName: child.sourceName, bundleID: nil),
+                    line: child.line, raw: { batch.raw(child) }, file, &account, &keys)
+            }
+        }
+    }
+
+    /// Expat's pass (the checker and fallback): an element's fields, back to
+    /// back in one buffer (reused), with their ranges.
+    private func readHealthExpat(
         _ stream: ByteStream, _ user: String, _ file: DropLayout.File, _ fileAccount: inout FileAccount,
         _ claimed: inout [UInt64]
     ) throws -> HealthXMLReadResult {
-        // An element's fields, back to back in one buffer (reused), with
-        // their ranges: the row is decided on them in place.
         var buffer: [UInt8] = []
         func add(_ text: String?, emptyIsNull: Bool = true) -> Range<Int>? {
             guard let text, !(emptyIsNull && text.isEmpty) else { return nil }
@@ -134,18 +198,27 @@ extension DropIngestor {
             let start = add(element.startDate)
             let end = add(element.endDate)
             let sourceName = add(element.sourceName)
-            let decision = decideHealth(
+            decideHealthRecord(
                 HealthRow(
                     bytes: buffer, user: userRange, type: type, value: value, unit: unit, start: start, end: end,
-                    sourceName: sourceName, bundleID: nil))
-            if let key = decision.claimed { keys.append(key) }
-            account.count(decision.fate)
-            if let reason = decision.reason {
-                drop.rejects.append(
-                    RejectedRecord(
-                        file: file.relativePath, line: element.line, kind: "health", reason: reason,
-                        raw: options.retainRows ? element.raw : ""))
-            }
+                    sourceName: sourceName, bundleID: nil), line: element.line, raw: { element.raw }, file, &account,
+                &keys)
+        }
+    }
+
+    /// One top-level `Record`, whichever reader found it: decided, counted, its reject kept.
+    private func decideHealthRecord(
+        _ row: HealthRow, line: Int, raw: () -> String, _ file: DropLayout.File, _ account: inout FileAccount,
+        _ keys: inout [UInt64]
+    ) {
+        let decision = decideHealth(row)
+        if let key = decision.claimed { keys.append(key) }
+        account.count(decision.fate)
+        if let reason = decision.reason {
+            drop.rejects.append(
+                RejectedRecord(
+                    file: file.relativePath, line: line, kind: "health", reason: reason,
+                    raw: options.retainRows ? raw() : ""))
         }
     }
 

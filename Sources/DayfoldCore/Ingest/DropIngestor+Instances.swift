@@ -97,11 +97,14 @@ extension DropIngestor {
                 // The first problem found is the reject reason: each check
                 // returns at once. (Unwrapping the fields together kept them
                 // in a tuple of optionals, destroyed through the runtime.)
+                // The values are the preparing thread's (`InstanceFields`);
+                // where one is nil the field failed, and the row's accessor
+                // (`row.date`, `row.status`, `row.instant`) records why.
                 guard let id = row.range(InstanceColumn.id) else { return row.failMissing(InstanceColumn.id) }
                 guard row.has(InstanceColumn.relationshipID) else {
                     return row.failMissing(InstanceColumn.relationshipID)
                 }
-                guard let date = prepared?.date ?? row.date(InstanceColumn.localDate) else { return }
+                guard let date = prepared.date ?? row.date(InstanceColumn.localDate) else { return }
                 guard let zoneName = row.range(InstanceColumn.timezone) else {
                     return row.failMissing(InstanceColumn.timezone)
                 }
@@ -119,14 +122,14 @@ extension DropIngestor {
                     return row.failMissing(InstanceColumn.taskKind)
                 }
                 guard row.has(InstanceColumn.sourceKey) else { return row.failMissing(InstanceColumn.sourceKey) }
-                guard let status = prepared?.status ?? row.status(InstanceColumn.status) else { return }
-                if prepared?.instantsValid != true {
+                guard let status = prepared.status ?? row.status(InstanceColumn.status) else { return }
+                if !prepared.instantsValid {
                     for column in InstanceColumn.checkedInstants { _ = row.instant(column) }
                     if row.rejectReason != nil { return }
                 }
-                guard
-                    let relationship = prepared?.relationship ?? relationship(row.slice(InstanceColumn.relationshipID))
-                else {
+                // With the relationship known (and date, kind and source key
+                // there, as checked above) the key was made.
+                guard let relationship = prepared.relationship, let idempotencyKey = prepared.key else {
                     row.fail("unknown_relationship")
                     return
                 }
@@ -135,15 +138,10 @@ extension DropIngestor {
                         recentSchemas.value(for: bytes, field: text) { schema(Array(bytes[text])[...]) }
                     } ?? schema(nil)
                 if !schema.valid { invalidSchemas += 1 }
-                let key = keys.value.intern(
-                    prepared?.key
-                        ?? DropIngestor.idempotencyKey(
-                            relationship, date, bytes, kind: kind,
-                            sourceKey: row.range(InstanceColumn.sourceKey) ?? 0..<0)
-                ).index
+                let key = keys.value.intern(idempotencyKey).index
                 candidates.append(
                     InstanceCandidate(
-                        idKey: taskIDKey(bytes, field: id, hash: prepared?.idHash), idempotencyKey: key,
+                        idKey: taskIDKey(bytes, field: id, hash: prepared.idHash), idempotencyKey: key,
                         relationship: relationship, date: date, zone: zone,
                         kind: recentKinds.value(for: bytes, field: kind) { kinds.intern(bytes, field: kind) },
                         status: status,
@@ -219,10 +217,11 @@ extension DropIngestor {
     }
 }
 
-/// What an instance row's reading needs that no state is needed for, taken
-/// on the file's preparing thread (see `CSVSource.read`). A nil field (or
-/// `instantsValid` false) means "not taken": the reading thread works it out
-/// itself, which is also how a bad field gets its reject reason in column order.
+/// An instance row's typed values: everything its decision needs that no
+/// state is needed for, made once, on the file's preparing thread (see
+/// `CSVSource.read`). A nil value (or `instantsValid` false) is a field that
+/// is missing or failed to parse (the row's accessor then says why, in
+/// column order) or a key whose parts are not all there.
 struct InstanceFields: Sendable {
     var idHash: UInt64?
     var relationship: Int?

@@ -17,10 +17,15 @@ extension DropIngestor {
         for file in layout.statusEvents {
             try readCSV(file, StatusEventColumn.self, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
-                guard referencesTask(&row), let status = prepared?.status ?? row.status(StatusEventColumn.toStatus),
-                    let occurred = prepared?.instant ?? row.instant(StatusEventColumn.occurredAt)
+                // A nil prepared value is a field that failed: the row's
+                // accessor (`row.status`, `row.instant`) records why.
+                guard let idKey = referencesTask(&row, prepared),
+                    let status = prepared.status ?? row.status(StatusEventColumn.toStatus),
+                    let occurred = prepared.instant ?? row.instant(StatusEventColumn.occurredAt)
                 else { return }
-                guard let task = decideTaskRow(at: occurred.instant, &row, &dedup.value, prepared) else { return }
+                guard let task = decideTaskRow(at: occurred.instant, idKey, &row, &dedup.value, prepared) else {
+                    return
+                }
                 if options.retainRows, let id = row.slice(StatusEventColumn.id) {
                     drop.events.append(
                         StatusEvent(
@@ -34,23 +39,24 @@ extension DropIngestor {
 
     /// Checks the leading fields events and value entries share: id, task
     /// id, relationship id (columns 0–2); a missing one rejects the row.
-    /// Their bytes are taken where they are used: holding the three
-    /// together kept them in an aggregate of optionals, destroyed through
-    /// the runtime for every row.
-    private func referencesTask(_ row: inout CSVRow) -> Bool {
-        guard row.has(StatusEventColumn.id) else {
+    /// Returns the row's id key (made on the preparing thread, for a row
+    /// with an id). Their bytes are taken where they are used: holding the
+    /// three together kept them in an aggregate of optionals, destroyed
+    /// through the runtime for every row.
+    private func referencesTask(_ row: inout CSVRow, _ prepared: TaskRowFields) -> UInt64? {
+        guard let idKey = prepared.idKey else {
             row.failMissing(StatusEventColumn.id)
-            return false
+            return nil
         }
         guard row.has(StatusEventColumn.dailyTaskInstanceID) else {
             row.failMissing(StatusEventColumn.dailyTaskInstanceID)
-            return false
+            return nil
         }
         guard row.has(StatusEventColumn.relationshipID) else {
             row.failMissing(StatusEventColumn.relationshipID)
-            return false
+            return nil
         }
-        return true
+        return idKey
     }
 
     /// The shared decisions for an event or value entry whose fields are
@@ -59,7 +65,8 @@ extension DropIngestor {
     /// as an earlier row (duplicate, the first in file order is kept) →
     /// accepted. Returns the task index when accepted.
     private func decideTaskRow(
-        at instant: Instant, _ row: inout CSVRow, _ dedup: inout TaskRowDeduplicator, _ prepared: TaskRowFields?
+        at instant: Instant, _ idKey: UInt64, _ row: inout CSVRow, _ dedup: inout TaskRowDeduplicator,
+        _ prepared: TaskRowFields
     ) -> Int? {
         guard let decision = resolveTask(&row, prepared) else { return nil }
         guard let task = decision, !isAfterAsOf(instant) else {
@@ -68,20 +75,14 @@ extension DropIngestor {
         }
         // Keys are kept as 64-bit fingerprints (as health samples are): one
         // probe of a flat table each, 8 bytes per accepted row.
-        let idKey = prepared?.idKey ?? TaskRowDeduplicator.idKey(row.slice(StatusEventColumn.id) ?? [])
         if dedup.ids.contains(idKey) {
             row.fate = .duplicate
             return nil
         }
         var retry: UInt64?
-        // Whether the row has an operation is asked without taking its bytes:
-        // the preparing thread usually made the key already.
-        if row.has(StatusEventColumn.clientOperationID) {
-            let key =
-                prepared?.retryKey
-                ?? TaskRowDeduplicator.retryKey(
-                    drop.tasks[task].relationship, row.slice(StatusEventColumn.deviceID),
-                    row.slice(StatusEventColumn.clientOperationID) ?? [])
+        // The preparing thread made the key for a row with an operation and
+        // a known relationship (here its task's, checked by `resolveTask`).
+        if let key = prepared.retryKey {
             if dedup.retries.contains(key) {
                 row.fate = .duplicate
                 return nil
@@ -104,10 +105,11 @@ extension DropIngestor {
 
     /// Looks up the task a row refers to: nil when the row is rejected
     /// (unknown task, relationship mismatch); `.some(nil)` when the task is ignored.
-    private func resolveTask(_ row: inout CSVRow, _ prepared: TaskRowFields?) -> Int?? {
+    private func resolveTask(_ row: inout CSVRow, _ prepared: TaskRowFields) -> Int?? {
         let reference =
-            row.slice(StatusEventColumn.dailyTaskInstanceID).flatMap { taskIDs.find($0, hash: prepared?.taskHash) }.map
-        { taskOfID[Int($0)] } ?? .none
+            row.slice(StatusEventColumn.dailyTaskInstanceID).flatMap { taskIDs.find($0, hash: prepared.taskHash) }.map {
+                taskOfID[Int($0)]
+            } ?? .none
         let owner: Int
         switch reference {
         case .none:
@@ -116,7 +118,7 @@ extension DropIngestor {
         case .accepted(_, let relationship): owner = relationship
         case .ignored(let relationship): owner = relationship
         }
-        guard (prepared?.relationship ?? relationship(row.slice(StatusEventColumn.relationshipID))) == owner else {
+        guard prepared.relationship == owner else {
             row.fail("relationship_mismatch")
             return nil
         }
@@ -133,12 +135,14 @@ extension DropIngestor {
         for file in layout.valueEntries {
             try readCSV(file, ValueEntryColumn.self, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
-                guard referencesTask(&row) else { return }
-                if prepared?.numberValid != true { _ = row.number(ValueEntryColumn.value) }
-                let recorded = prepared?.instant ?? row.instant(ValueEntryColumn.recordedAt)
+                guard let idKey = referencesTask(&row, prepared) else { return }
+                if !prepared.numberValid { _ = row.number(ValueEntryColumn.value) }
+                let recorded = prepared.instant ?? row.instant(ValueEntryColumn.recordedAt)
                 let status = row.choice(ValueEntryColumn.status, .valueEntryStatus) ?? "ACCEPTED"
                 guard row.rejectReason == nil, let recorded else { return }
-                guard let task = decideTaskRow(at: recorded.instant, &row, &dedup.value, prepared) else { return }
+                guard let task = decideTaskRow(at: recorded.instant, idKey, &row, &dedup.value, prepared) else {
+                    return
+                }
                 if options.retainRows {
                     drop.valueEntries.append(
                         ValueEntry(
@@ -157,35 +161,18 @@ struct TaskRowDeduplicator {
     var ids = FingerprintSet()
     var retries = FingerprintSet()
 
-    static func idKey(_ id: ArraySlice<UInt8>) -> UInt64 {
-        var key = Fingerprint()
-        key.combine(id)
-        return key.value
-    }
-
-    /// As `idKey(_:)`, for field `column` of a row being prepared.
+    /// The key of a row's id: field `column` of a row being prepared.
     static func idKey(_ row: CSVPeek, _ column: Int) -> UInt64 {
         var key = Fingerprint()
         row.combine(column, into: &key)
         return key.value
     }
 
-    /// (relationship, device, operation); a NULL device is its own value.
-    /// The relationship by its index: a row's retry key is only checked once
-    /// its relationship is known to be its task's, and indexes and ids are
-    /// one to one, so no id's bytes need hashing.
-    static func retryKey(_ relationship: Int, _ device: ArraySlice<UInt8>?, _ operation: ArraySlice<UInt8>)
-        -> UInt64
-    {
-        var key = Fingerprint()
-        key.combine(Int64(relationship))
-        key.combine(device)
-        key.combine(operation)
-        return key.value
-    }
-
-    /// As `retryKey(_:_:_:)`, for the device and operation columns of a row
-    /// being prepared (the operation is not NULL).
+    /// (relationship, device, operation) of a row being prepared (the
+    /// operation is not NULL); a NULL device is its own value. The
+    /// relationship by its index: a row's retry key is only checked once its
+    /// relationship is known to be its task's, and indexes and ids are one
+    /// to one, so no id's bytes need hashing.
     static func retryKey(_ relationship: Int, _ row: CSVPeek, device: Int, operation: Int) -> UInt64 {
         var key = Fingerprint()
         key.combine(Int64(relationship))
@@ -201,11 +188,12 @@ struct TaskRowDeduplicator {
     }
 }
 
-/// What an event or value entry row's decision needs that no state is
-/// needed for, taken on the file's preparing thread (see `CSVSource.read`):
-/// the ids' hashes and keys, the relationship, the parsed instant and status.
-/// A nil field means "not taken": the reading thread works it out itself
-/// (which is also how a bad field gets its reject reason, in column order).
+/// An event or value entry row's typed values: everything its decision
+/// needs that no state is needed for, made once, on the file's preparing
+/// thread (see `CSVSource.read`): the ids' hashes and keys, the
+/// relationship, the parsed instant and status. A nil value is a field that
+/// is missing or failed to parse (the row's accessor then says why, in
+/// column order) or a key whose parts are not all there.
 struct TaskRowFields: Sendable {
     var taskHash: UInt64?
     var relationship: Int?

@@ -238,14 +238,30 @@ public final class DropIngestor {
     func readCSV<Kind: ExportColumns>(
         _ file: DropLayout.File, _ kind: Kind.Type, _ body: (inout CSVRow, Int) throws -> Void
     ) throws {
-        try readCSV(file, kind, prepare: nil as (@Sendable (CSVPeek) -> Bool)?) { row, account, _ in
+        try readCSV(file, kind, preparing: nil as (@Sendable (CSVPeek) -> Bool)?) { row, account, _ in
             try body(&row, account)
         }
     }
 
-    /// Reads a file with per-row work done on a preparing thread (see `CSVSource.read`).
+    /// Reads a file with per-row work done on a preparing thread (see
+    /// `CSVSource.read`): `body` gets every row's prepared value, the one
+    /// place a kind's fields are parsed and its keys made.
     func readCSV<Kind: ExportColumns, Prepared: Sendable>(
-        _ file: DropLayout.File, _: Kind.Type, prepare: (@Sendable (CSVPeek) -> Prepared)?,
+        _ file: DropLayout.File, _ kind: Kind.Type, prepare: @escaping @Sendable (CSVPeek) -> Prepared,
+        ahead: ((Prepared) -> Void)? = nil, _ body: (inout CSVRow, Int, Prepared) throws -> Void
+    ) throws {
+        try readCSV(file, kind, preparing: prepare, ahead: ahead) { row, account, prepared in
+            guard let prepared else {
+                // Not reached: `CSVSource.read` prepares every row it hands
+                // over. Were it ever, the row is rejected, not lost.
+                return row.fail("bad_row:unprepared")
+            }
+            try body(&row, account, prepared)
+        }
+    }
+
+    private func readCSV<Kind: ExportColumns, Prepared: Sendable>(
+        _ file: DropLayout.File, _: Kind.Type, preparing prepare: (@Sendable (CSVPeek) -> Prepared)?,
         ahead: ((Prepared) -> Void)? = nil, _ body: (inout CSVRow, Int, Prepared?) throws -> Void
     ) throws {
         let kind = Kind.kind

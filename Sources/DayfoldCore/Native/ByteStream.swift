@@ -101,11 +101,9 @@ public final class FileByteStream: ByteStream {
     }
 
     public func nextChunk() throws -> [UInt8]? {
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
-        let count = try chunk.withUnsafeMutableBytes { try read(into: $0) }
-        if count == 0 { return nil }
-        chunk.removeSubrange(count...)
-        return chunk
+        // Read into uninitialised room: no zeroing of a chunk about to be overwritten.
+        var chunk: [UInt8] = []
+        return try append(to: &chunk) ? chunk : nil
     }
 
     /// One `read` into the start of `room` (retried on EINTR), the bytes

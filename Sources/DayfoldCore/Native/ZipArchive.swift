@@ -71,15 +71,18 @@ final class ZipEntryByteStream: ByteStream {
     deinit { zip_fclose(file) }
 
     func nextChunk() throws -> [UInt8]? {
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
-        let count = chunk.withUnsafeMutableBytes { bytes in
-            zip_fread(file, bytes.baseAddress, zip_uint64_t(bytes.count))
+        // Inflated into uninitialised room: no zeroing of a chunk about to be overwritten.
+        var chunk: [UInt8] = []
+        var count: zip_int64_t = 0
+        chunk.append(addingCapacity: chunkSize) { output in
+            output.withUnsafeMutableBufferPointer { room, initialized in
+                count = zip_fread(file, room.baseAddress, zip_uint64_t(room.count))
+                initialized = max(0, Int(count))
+            }
         }
         guard count >= 0 else {
             throw ByteStreamError(kind: .zip, path: archive.path, detail: String(cString: zip_file_strerror(file)))
         }
-        if count == 0 { return nil }
-        chunk.removeSubrange(Int(count)...)
-        return chunk
+        return count == 0 ? nil : chunk
     }
 }

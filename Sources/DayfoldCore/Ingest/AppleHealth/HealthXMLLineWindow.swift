@@ -9,7 +9,7 @@
 struct HealthXMLLineWindow {
     static let maxRawBytes = 8 << 10
     /// Enough for a pending line (< `maxRawBytes` so far) and a start tag that
-    /// began in the previous chunk.
+    /// began in the previous chunk (a longer tag is kept from its `<`).
     static let carriedBytes = 2 * maxRawBytes
 
     private var bytes: [UInt8] = []
@@ -20,7 +20,13 @@ struct HealthXMLLineWindow {
     var end: Int { base + bytes.count }
 
     mutating func append(_ chunk: [UInt8]) {
-        let keep = min(bytes.count, Self.carriedBytes)
+        // A start tag longer than the carried bytes is kept whole, with the
+        // quote limit before it, so its quote does not depend on where the
+        // chunks were cut (and equals the fast reader's).
+        var keep = min(bytes.count, Self.carriedBytes)
+        if let lastOpen = bytes.lastIndex(of: UInt8(ascii: "<")) {
+            keep = max(keep, bytes.count - max(0, lastOpen - Self.maxRawBytes - 1))
+        }
         let newBase = end - keep
         if keep == 0 {
             bytes = chunk
@@ -38,6 +44,20 @@ struct HealthXMLLineWindow {
     /// final line terminator), or `nil` while the line's end has not been seen yet
     /// (unless `isFinal`: the input ended, so the line ends there).
     func rawLine(tagStart: Int, tagEnd: Int, isFinal: Bool) -> String? {
+        Self.rawLine(in: bytes, base: base, tagStart: tagStart, tagEnd: tagEnd, isFinal: isFinal)
+    }
+
+    /// The same quote over any window: `bytes[0]` is the file's byte `base`
+    /// (the fast reader's window keeps at least `carriedBytes` before a tag).
+    static func rawLine(in bytes: [UInt8], base: Int, tagStart: Int, tagEnd: Int, isFinal: Bool) -> String? {
+        rawLineRange(in: bytes, base: base, tagStart: tagStart, tagEnd: tagEnd, isFinal: isFinal).map {
+            String(decoding: bytes[$0], as: UTF8.self)
+        }
+    }
+
+    /// Where that quote lies in `bytes` (indexes, not file offsets).
+    static func rawLineRange(in bytes: [UInt8], base: Int, tagStart: Int, tagEnd: Int, isFinal: Bool) -> Range<Int>? {
+        let end = base + bytes.count
         let newline = UInt8(ascii: "\n")
         let tag = max(tagStart, base)
         let lowest = max(base, tag - Self.maxRawBytes)
@@ -50,6 +70,6 @@ struct HealthXMLLineWindow {
         while lineEnd < end && lineEnd < limit && bytes[lineEnd - base] != newline { lineEnd += 1 }
         if lineEnd == end && lineEnd < limit && !isFinal { return nil }
         if lineEnd > rawStart && bytes[lineEnd - 1 - base] == UInt8(ascii: "\r") { lineEnd -= 1 }
-        return String(decoding: bytes[(rawStart - base)..<(lineEnd - base)], as: UTF8.self)
+        return (rawStart - base)..<(lineEnd - base)
     }
 }

@@ -71,9 +71,10 @@ extension PipelineRunner {
         }
         var jobs: [@Sendable () throws -> [(String, Int, String)]] = PipelineRunner.partitionTables(
             push: inputs.hasPush
-        ).map { table in
-            { [fields] in
-                let merger = SortedTableMerger(fields: fields[table.name] ?? [], keyColumns: table.keyColumns)
+        ).map { spec, keyColumns in
+            let table = spec
+            return { [fields] in
+                let merger = SortedTableMerger(fields: fields[table.name] ?? [], keyColumns: keyColumns)
                 let snapshot = "snapshots/\(table.name).parquet"
                 let rows = try merger.merge(
                     inputs: inputs.partFolders.map { $0 + "/\(table.name).csv" },
@@ -88,18 +89,14 @@ extension PipelineRunner {
                 return written
             }
         }
-        if inputs.hasPush {
-            // The summaries: each partition's counts of a group summed, then
-            // written as a whole run writes them.
-            let summaries: [OutputTable] = [
-                ReportTables.pushDeliveryHealth(rows: PushSummaries.combine(pushHealth)),
-                ReportTables.pushIntentSummary(rows: PushSummaries.combine(pushIntents)),
-            ]
-            for table in summaries {
-                jobs.append {
-                    try PipelineRunner.writeReportAndSnapshot(
-                        table, report: "reports/\(table.name).csv", in: staging, debug: debug, collector: collector)
-                }
+        // The summaries: each partition's counts of a group summed, then
+        // written as a whole run writes them.
+        let sums = OutputTableSpec.PartitionSums(pushHealth: pushHealth, pushIntents: pushIntents)
+        for spec in OutputCatalog.tables(push: inputs.hasPush) {
+            guard case .summed(let build) = spec.merge else { continue }
+            let table = build(sums)
+            jobs.append {
+                try PipelineRunner.written(table, spec: spec, in: staging, debug: debug, collector: collector)
             }
         }
         let rejectRows = ReportTables.rejects(rejects)

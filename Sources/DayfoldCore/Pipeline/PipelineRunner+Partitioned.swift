@@ -53,13 +53,8 @@ extension PipelineRunner {
         debugRSS("partition computed")
         // The partition's tables are written side by side (they only read
         // its facts), the largest (the events) first.
-        var builders: [@Sendable () -> OutputTable] = [
-            { ReportTables.adherenceEvents(result) }, { ReportTables.relationshipDays(result) },
-            { ReportTables.clientDays(result) }, { ReportTables.progressRanges(result) },
-            { ReportTables.riskSignals(result) }, { ReportTables.streaks(result) },
-        ]
-        if result.push != nil {
-            builders += [{ ReportTables.pushDeliveries(result) }, { ReportTables.reminderEffectiveness(result) }]
+        let builders: [@Sendable () -> OutputTable] = PipelineRunner.partitionTables(push: result.push != nil).map {
+            table in { table.spec.build(result) }
         }
         try FileManager.default.createDirectory(atPath: partFolder, withIntermediateDirectories: true)
         let written = try ParallelJobs(
@@ -93,18 +88,8 @@ extension PipelineRunner {
     /// columns, the report it also feeds; the largest first (their merges
     /// start first). With push/ also SPEC §11.3's per-row tables; its two
     /// summaries are sums over partitions, not merges (`PushSummaries.combine`).
-    static func partitionTables(push: Bool) -> [(name: String, keyColumns: [Int], report: String?)] {
-        [
-            ("adherence_events", [2], nil), ("relationship_days", [0], "reports/coach_daily_summary.csv"),
-            ("client_days", [0], nil), ("progress_ranges", [0], "reports/progress_ranges.csv"),
-            ("risk_signals", [0], "reports/risk_signals.csv"), ("streaks", [0], "reports/streaks.csv"),
-        ]
-            + (push
-                ? [
-                    // push_deliveries is sorted by (day, delivery_id): a day's rows lie in every partition.
-                    ("push_deliveries", [10, 0], nil),
-                    ("reminder_effectiveness", [0], "reports/reminder_effectiveness.csv"),
-                ] : [])
+    static func partitionTables(push: Bool) -> [(spec: OutputTableSpec, keyColumns: [Int])] {
+        OutputCatalog.tables(push: push).compactMap { spec in spec.keyColumns.map { (spec, $0) } }
     }
 
     struct PartitionedParts {

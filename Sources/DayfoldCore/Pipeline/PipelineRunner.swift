@@ -328,70 +328,18 @@ public struct PipelineRunner {
         var publishWarnings: [String] = []
         var stateFiles: [RunState.FileFacts] = []
         do {
-            // Tables are built inside the jobs, so their sorting runs in parallel too.
-            let reportTables: [(String, @Sendable () -> OutputTable)] = [
-                ("reports/progress_ranges.csv", { ReportTables.progressRanges(result) }),
-                ("reports/risk_signals.csv", { ReportTables.riskSignals(result) }),
-                ("reports/streaks.csv", { ReportTables.streaks(result) }),
-            ]
-            let snapshotTables: [(String, @Sendable () -> OutputTable)] = [
-                ("client_days", { ReportTables.clientDays(result) }),
-                ("progress_ranges", { ReportTables.progressRanges(result) }),
-                ("risk_signals", { ReportTables.riskSignals(result) }),
-                ("streaks", { ReportTables.streaks(result) }),
-            ]
-            // SPEC §11.3: with a push/ folder, every push output (header only when empty).
-            let pushTables: [(String, @Sendable () -> OutputTable)] =
-                result.push == nil
-                ? []
-                : [
-                    ("push_delivery_health", { @Sendable in ReportTables.pushDeliveryHealth(result) }),
-                    ("push_intent_summary", { @Sendable in ReportTables.pushIntentSummary(result) }),
-                    ("reminder_effectiveness", { @Sendable in ReportTables.reminderEffectiveness(result) }),
-                ]
             let rejectRows = ReportTables.rejects(drop.rejects)
             /// A job writes one output or more: each one's path, rows and SHA-256.
             typealias Job = @Sendable () throws -> [(String, Int, String)]
-            func report(_ relative: String, _ table: @escaping @Sendable () -> OutputTable) -> Job {
+            // Tables are built inside the jobs, so their sorting runs in
+            // parallel too; jobs are taken in the catalog's order (the
+            // largest first) by whichever core is free.
+            var jobs: [Job] = OutputCatalog.tables(push: result.push != nil).filter { !$0.fromOutcomes }.map { spec in
                 {
-                    let path = publisher.path(relative)
-                    let (rows, digest) = try TableWriters.writeCSV(table(), to: path)
-                    debugRSS("write: \(relative)")
-                    return [(relative, rows, digest)]
-                }
-            }
-            func snapshot(_ name: String, _ table: @escaping @Sendable () -> OutputTable) -> Job {
-                {
-                    let built = table()
-                    return [
-                        try PipelineRunner.writeSnapshot(
-                            name, built, in: staging, debug: debugTables,
-                            observe: collector?.observer(table: built.name, fields: built.fields))
-                    ]
-                }
-            }
-            // The relationship day table is both the coach summary report and
-            // a snapshot: each of its row groups is built once for both files.
-            let relationshipDays: Job = {
-                let written = try PipelineRunner.writeReportAndSnapshot(
-                    ReportTables.relationshipDays(result), report: "reports/coach_daily_summary.csv",
-                    in: staging, debug: debugTables, collector: collector)
-                debugRSS("write: relationship days")
-                return written
-            }
-            // Jobs are taken in order by whichever core is free: the largest
-            // (the relationship days, then the other day tables) come first so
-            // they do not start last and run alone.
-            // push_deliveries (a row per delivery) comes second.
-            var jobs: [Job] = [relationshipDays]
-            if result.push != nil {
-                jobs.append(snapshot("push_deliveries") { ReportTables.pushDeliveries(result) })
-            }
-            jobs += snapshotTables.map(snapshot) + reportTables.map(report)
-            jobs += pushTables.map { name, table in
-                {
-                    try PipelineRunner.writeReportAndSnapshot(
-                        table(), report: "reports/\(name).csv", in: staging, debug: debugTables, collector: collector)
+                    let written = try PipelineRunner.written(
+                        spec.build(result), spec: spec, in: staging, debug: debugTables, collector: collector)
+                    debugRSS("write: \(spec.name)")
+                    return written
                 }
             }
             jobs.append {
@@ -479,12 +427,8 @@ public struct PipelineRunner {
                 input: input, config: config, asOf: step, hashInputs: false, hashWhileReading: false,
                 reportHeaders: false, layoutOptions: DropLayout.Options(followLinks: followLinks))
             let result = FactsStage.compute(drop, config: config, asOf: step)
-            let tables: [(String, OutputTable)] = [
-                ("relationship_days", ReportTables.relationshipDays(result)),
-                ("progress_ranges", ReportTables.progressRanges(result)),
-                ("risk_signals", ReportTables.riskSignals(result)), ("streaks", ReportTables.streaks(result)),
-            ]
-            for (name, table) in tables {
+            for spec in OutputCatalog.history {
+                let (name, table) = (spec.name, spec.build(result))
                 let path = AsOfSeries.path(table: name, step: step)
                 do {
                     try FileManager.default.createDirectory(
@@ -551,6 +495,22 @@ public struct PipelineRunner {
     /// Writes `table` as a CSV report and as its snapshot (and its debug
     /// CSV) into the staging directory `staging`, from one build of each row
     /// group; returns both outputs' paths, rows and SHA-256.
+    /// Writes `table` as its catalog entry says: the snapshot, and the CSV
+    /// report from the same row groups when it has one; the HTML report's
+    /// collector sees the rows as they are written.
+    static func written(
+        _ table: OutputTable, spec: OutputTableSpec, in staging: String, debug: Bool, collector: HTMLReportCollector?
+    ) throws -> [(String, Int, String)] {
+        if let report = spec.report {
+            return try writeReportAndSnapshot(table, report: report, in: staging, debug: debug, collector: collector)
+        }
+        return [
+            try writeSnapshot(
+                spec.name, table, in: staging, debug: debug,
+                observe: collector?.observer(table: table.name, fields: table.fields))
+        ]
+    }
+
     static func writeReportAndSnapshot(
         _ table: OutputTable, report: String, in staging: String, debug: Bool, collector: HTMLReportCollector? = nil
     ) throws -> [(String, Int, String)] {

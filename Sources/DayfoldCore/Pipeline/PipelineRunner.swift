@@ -202,18 +202,20 @@ public struct PipelineRunner {
             parts = try runPartitioned(
                 layout, partitions: partitions, staging: publisher.staging, state: state, collector: collector)
             parts.outputs += try copyLastStep(parts.outputs, publisher: publisher) + history
+            var timings: [(String, Double)] = []
             if let collector {
-                // Timed alone: the laps before it include the wait for the input digests.
+                // Timed alone, as in a whole run.
                 let reportStarted = Date()
                 let summary = HTMLRunSummary(
                     pipeline: config.name, asOf: asOf.instant, inputs: parts.accounts, warnings: parts.warnings,
                     failedImports: parts.failedImports.sorted(by: bytesLess), rejects: parts.rejects)
                 parts.outputs += try HTMLReport.write(
                     summary, rows: collector.collected, into: publisher.staging, pageLimit: htmlPageLimit)
+                timings.append(("report", Date().timeIntervalSince(reportStarted)))
             }
             parts.outputs.sort { bytesLess($0.0, $1.0) }
             HeaderNotices.report(parts.accounts)
-            let timings = [("partitioned run", Date().timeIntervalSince(started))]
+            timings.insert(("partitioned run", Date().timeIntervalSince(started)), at: 0)
             var manifest = Manifest(
                 pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: parts.accounts,
                 outputs: parts.outputs, warnings: parts.warnings,

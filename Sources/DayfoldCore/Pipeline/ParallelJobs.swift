@@ -13,8 +13,11 @@ struct ParallelJobs<Output: Sendable>: Sendable {
         self.jobs = jobs
     }
 
-    func run() throws -> [Output] {
+    /// `oneAtATime`: in job order on the calling thread (a memory budget
+    /// that two jobs' buffers would exceed), with the same results and errors.
+    func run(oneAtATime: Bool = false) throws -> [Output] {
         let jobs = jobs
+        if oneAtATime { return try jobs.map { try $0() } }
         let outcomes = Mutex([Result<Output, any Error>?](repeating: nil, count: jobs.count))
         DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
             let outcome = Result { try jobs[index]() }

@@ -18,6 +18,10 @@ struct PartitionMerge: Sendable {
     var hasPush: Bool
     /// Warnings of the run itself (`--verify-inputs`), after the merged ones.
     var extraWarnings: [String] = []
+    /// Merge one table at a time: a merge holds a row group of its table
+    /// (tens of MB for the largest), and two side by side passed a small
+    /// `max_memory` (256M on a 1 GB drop peaked at 290 MB).
+    var oneAtATime = false
 }
 
 extension PipelineRunner {
@@ -110,7 +114,7 @@ extension PipelineRunner {
         debugRSS("partitions done")
         // Merges hold a row group each (tens of MB), far less than a
         // partition's facts, so two run side by side.
-        var outputs = try ParallelJobs(jobs).run().flatMap { $0 }
+        var outputs = try ParallelJobs(jobs).run(oneAtATime: inputs.oneAtATime).flatMap { $0 }
         outputs.sort { bytesLess($0.0, $1.0) }
         debugRSS("merges done")
         var ordered: [FileAccount] = []

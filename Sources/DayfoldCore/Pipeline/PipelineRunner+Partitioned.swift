@@ -29,6 +29,11 @@ extension PipelineRunner {
         return Int(min(64, max(1, (needed + usable - 1) / usable)))
     }
 
+    /// Whether a partitioned run's merges go one table at a time: under a
+    /// budget below 512 MiB, where two merges' row groups side by side are
+    /// a sizeable share of it.
+    static func mergesOneAtATime(budget: Int64?) -> Bool { budget.map { $0 < 512 << 20 } ?? false }
+
     /// Ingests and computes the partition drop `folder` (whose outputs are
     /// those of the users in `owned`; nil: all of its users, a split made by
     /// the export, read and hashed as an ordinary drop), writes its sorted
@@ -183,7 +188,8 @@ extension PipelineRunner {
             PartitionMerge(
                 contributions: contributions, partFolders: partFolders, originalPaths: original,
                 sharedFiles: subjects, readingOrder: layout.readingOrder.map(\.relativePath), digests: digestOfPath,
-                hasPush: layout.hasPushFolder, extraWarnings: verified),
+                hasPush: layout.hasPushFolder, extraWarnings: verified,
+                oneAtATime: PipelineRunner.mergesOneAtATime(budget: config.maxMemory.flatMap(parseByteSize))),
             staging: staging, debug: debugTables, collector: collector)
         if let state {
             let reused =

@@ -31,6 +31,7 @@ final class BoundedQueue<Item>: @unchecked Sendable {
         return items.removeFirst()
     }
 
+    /// The reader stops early: a waiting or later `push` returns false.
     func cancel() {
         condition.lock()
         cancelled = true
@@ -38,4 +39,18 @@ final class BoundedQueue<Item>: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
     }
+
+    var isCancelled: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return cancelled
+    }
+}
+
+/// Hands a stream to a producer thread, which alone uses it afterwards (a
+/// `ByteStream` is a class that is not `Sendable`: the hand-over is the
+/// promise that the thread that made it stops using it).
+struct StreamHandoff: @unchecked Sendable {
+    let stream: ByteStream
+    init(_ stream: ByteStream) { self.stream = stream }
 }

@@ -72,53 +72,12 @@ final class CSVRecordBatch: @unchecked Sendable {
     }
 }
 
-/// A bounded hand-over of batches between the parsing thread and the reader.
-final class CSVBatchChannel: @unchecked Sendable {
-    enum Item {
-        case batch(CSVRecordBatch)
-        case failure(any Error)
-        case end
-    }
-
-    private var items: [Item] = []
-    private let condition = NSCondition()
-    private let capacity: Int
-    private var cancelled = false
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    /// Blocks while full; returns false once the reader has given up.
-    func push(_ item: Item) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while items.count >= capacity && !cancelled { condition.wait() }
-        if cancelled { return false }
-        items.append(item)
-        condition.broadcast()
-        return true
-    }
-
-    func pop() -> Item {
-        condition.lock()
-        defer { condition.unlock() }
-        while items.isEmpty { condition.wait() }
-        let item = items.removeFirst()
-        condition.broadcast()
-        return item
-    }
-
-    /// The reader stops early: the producer's next push returns false.
-    func cancel() {
-        condition.lock()
-        cancelled = true
-        items.removeAll()
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    var isCancelled: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return cancelled
-    }
+/// What passes between the parsing thread, the preparing thread and the reader.
+enum CSVBatchItem {
+    case batch(CSVRecordBatch)
+    case failure(any Error)
+    case end
 }
+
+/// A bounded hand-over of batches between the parsing thread and the reader.
+typealias CSVBatchChannel = BoundedQueue<CSVBatchItem>

@@ -11,30 +11,45 @@ import Foundation
 /// Dropping the stream before its end stops the thread (after the chunk it
 /// is reading).
 final class ReadAheadByteStream: ByteStream {
-    private let channel: ReadAheadChannel
+    private enum Item {
+        case chunk([UInt8])
+        case end
+        case failure(any Error)
+    }
+
+    private let queue: BoundedQueue<Item>
     private let done = DispatchSemaphore(value: 0)
     private var finished = false
 
     init(_ inner: ByteStream, capacity: Int = 4) {
-        let channel = ReadAheadChannel(capacity: capacity)
-        self.channel = channel
+        let queue = BoundedQueue<Item>(capacity: capacity)
+        self.queue = queue
         // The inner stream is used by the producer thread only from here on.
-        let box = UncheckedStream(inner)
+        let handoff = StreamHandoff(inner)
         let done = self.done
         startProducerThread {
-            channel.produce(box.stream)
+            // Reads the stream to its end (or first error) unless cancelled.
+            while !queue.isCancelled {
+                let item: Item
+                do {
+                    item = try handoff.stream.nextChunk().map { .chunk($0) } ?? .end
+                } catch {
+                    item = .failure(error)
+                }
+                guard queue.push(item), case .chunk = item else { break }
+            }
             done.signal()
         }
     }
 
     deinit {
-        channel.cancel()
+        queue.cancel()
         done.wait()
     }
 
     func nextChunk() throws -> [UInt8]? {
         if finished { return nil }
-        switch channel.pop() {
+        switch queue.pop() {
         case .chunk(let chunk): return chunk
         case .end:
             finished = true
@@ -44,67 +59,4 @@ final class ReadAheadByteStream: ByteStream {
             throw error
         }
     }
-}
-
-/// The chunks between the producer thread and the reader.
-private final class ReadAheadChannel: @unchecked Sendable {
-    enum Item {
-        case chunk([UInt8])
-        case end
-        case failure(any Error)
-    }
-
-    private let condition = NSCondition()
-    private var items: [Item] = []
-    private var cancelled = false
-    private let capacity: Int
-
-    init(capacity: Int) { self.capacity = max(1, capacity) }
-
-    func pop() -> Item {
-        condition.lock()
-        defer { condition.unlock() }
-        while items.isEmpty { condition.wait() }
-        condition.broadcast()
-        return items.removeFirst()
-    }
-
-    func cancel() {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Reads `stream` to its end (or first error) unless cancelled.
-    func produce(_ stream: ByteStream) {
-        while true {
-            condition.lock()
-            let stop = cancelled
-            condition.unlock()
-            if stop { return }
-            let item: Item
-            do {
-                item = try stream.nextChunk().map { .chunk($0) } ?? .end
-            } catch {
-                item = .failure(error)
-            }
-            condition.lock()
-            while items.count >= capacity && !cancelled { condition.wait() }
-            if cancelled {
-                condition.unlock()
-                return
-            }
-            items.append(item)
-            condition.broadcast()
-            condition.unlock()
-            guard case .chunk = item else { return }
-        }
-    }
-}
-
-/// Hands a stream to the producer thread, which alone uses it afterwards.
-private struct UncheckedStream: @unchecked Sendable {
-    let stream: ByteStream
-    init(_ stream: ByteStream) { self.stream = stream }
 }

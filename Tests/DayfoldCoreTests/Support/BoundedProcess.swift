@@ -13,9 +13,12 @@ struct BoundedProcess {
     /// Killed by the time limit.
     var timedOut: Bool
 
-    static func run(_ arguments: [String], limit: TimeInterval) throws -> BoundedProcess {
+    /// `executable`: dayfold unless another program is given (the browser script).
+    static func run(
+        _ arguments: [String], limit: TimeInterval, executable: URL = TestPaths.binary
+    ) throws -> BoundedProcess {
         let process = Process()
-        process.executableURL = TestPaths.binary
+        process.executableURL = executable
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()

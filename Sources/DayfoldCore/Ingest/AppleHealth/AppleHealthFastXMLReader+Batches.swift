@@ -57,9 +57,3 @@ extension AppleHealthFastXMLReader {
         }
     }
 }
-
-/// Hands the stream to the scanning thread, which alone uses it afterwards.
-private struct StreamHandoff: @unchecked Sendable {
-    let stream: ByteStream
-    init(_ stream: ByteStream) { self.stream = stream }
-}

@@ -4,9 +4,11 @@
 ///
 /// One buffer holds the user's id (shared by every row of the batch) and,
 /// back to back, each child's six values a row uses and, when rows are
-/// kept, its quoted line; children point into it by ranges.
-final class HealthXMLRowBatch: @unchecked Sendable {
-    struct Child {
+/// kept, its quoted line; children point into it by ranges. A value: the
+/// scanning thread fills it, hands it over whole through the queue and
+/// starts a new one, so the two threads never share one.
+struct HealthXMLRowBatch: Sendable {
+    struct Child: Sendable {
         var line: Int
         var isRecord: Bool
         var type: Range<Int>?
@@ -22,12 +24,9 @@ final class HealthXMLRowBatch: @unchecked Sendable {
     /// Children a batch holds before it is handed over.
     static let capacity = 2048
 
-    // Filled by the scanning thread alone, read by the deciding one only
-    // after the hand-over (through the queue's lock): no run-time
-    // exclusivity check per row (issue 19).
-    @exclusivity(unchecked) private(set) var bytes: [UInt8]
+    private(set) var bytes: [UInt8]
     let user: Range<Int>
-    @exclusivity(unchecked) private(set) var children: [Child] = []
+    private(set) var children: [Child] = []
 
     init(user: [UInt8]) {
         bytes = user
@@ -40,7 +39,7 @@ final class HealthXMLRowBatch: @unchecked Sendable {
     var isEmpty: Bool { children.isEmpty }
 
     /// Decodes what a row needs of `view` (an empty value is NULL, as in expat's pass).
-    func append(_ view: HealthXMLChildView, keepRaw: Bool) {
+    mutating func append(_ view: HealthXMLChildView, keepRaw: Bool) {
         guard view.isRecord else {
             children.append(Child(line: view.line, isRecord: false))
             return

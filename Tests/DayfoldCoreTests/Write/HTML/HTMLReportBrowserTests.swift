@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 /// The report in a real browser (SPEC §14): headless Chromium (Debian's
@@ -73,33 +72,12 @@ import Testing
 
     /// Runs the browser script on `pages` (path, width, height); its JSON.
     static func browse(_ pages: [(String, Int, Int)]) throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
+        let result = try BoundedProcess.run(
             ["python3", TestPaths.repositoryRoot.appendingPathComponent("Tests/browser/report_browser.py").path]
-            + pages.flatMap { [$0.0, String($0.1), String($0.2), "-"] }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
-        let errData = Mutex(Data())
-        let errDone = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            errData.withLock { $0 = data }
-            errDone.signal()
-        }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        errDone.wait()
-        process.waitUntilExit()
-        watchdog.cancel()
-        let stderr = errData.withLock { String(decoding: $0, as: UTF8.self) }
-        try #require(process.terminationStatus == 0, "report_browser.py failed: \(stderr)")
+                + pages.flatMap { [$0.0, String($0.1), String($0.2), "-"] },
+            limit: 300, executable: URL(fileURLWithPath: "/usr/bin/env"))
+        try #require(result.status == 0, "report_browser.py failed: \(result.stderr)")
+        let data = Data(result.stdout.utf8)
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 }

@@ -102,7 +102,7 @@ public final class DropIngestor {
         clientInputs.preferences = drop.preferences
         clientInputs.userZones = drop.userZones
         clientInputs.journal = journal.side.drop.journal
-        let clientInputsReady = options.clientInputsReady
+        let handOverClientInputs = options.clientInputs
         // Push rows name relationships, tasks and users' zones (all known
         // now) and nothing the other kinds read: they are read on a third
         // thread beside the rest (their accounts still join last, as in a
@@ -117,11 +117,11 @@ public final class DropIngestor {
                 debugRSS("ingest: values and cards read")
                 health.side.aggregateHealth()
                 debugRSS("ingest: health days")
-                if let clientInputsReady {
+                if let handOverClientInputs {
                     var clientInputs = clientInputs
                     clientInputs.healthDays = health.side.drop.healthDays
                     clientInputs.failedImports = health.side.drop.failedImports
-                    clientInputsReady(clientInputs)
+                    handOverClientInputs(clientInputs)
                 }
                 return (values, journal, health)
             },

@@ -14,12 +14,12 @@ public struct IngestOptions: Sendable {
     public var hashWhileReading = true
     /// Told of progress as files and rows are read (nil: nobody is watching).
     public var progress: ProgressReporter?
-    /// Called once, on a reading thread, as soon as the inputs of the client
-    /// side's facts are final (subjects, journal, health days, failed imports
-    /// and users' zones) while status events may still be being read: work
-    /// on them can fill the core the events leave free. The drop it is given
-    /// holds only those fields.
-    public var clientInputsReady: (@Sendable (IngestedDrop) -> Void)?
+    /// Where ingest hands over the inputs of the client side's facts
+    /// (subjects, journal, health days, failed imports and users' zones) as
+    /// soon as they are final, while status events may still be being read:
+    /// the run's plan starts the client side on them, filling the core the
+    /// events leave free. The drop handed over holds only those fields.
+    public var clientInputs: Handover<IngestedDrop>?
 
     public init(asOf: Instant, selfSources: Set<String> = [], defaultTimezone: String? = nil) {
         self.asOf = asOf

@@ -10,7 +10,7 @@ public enum FactsStage {
 
     /// Computes the client side from a drop holding at least the subjects,
     /// journal, health days, failed imports and users' zones (what
-    /// `IngestOptions.clientInputsReady` hands over). It shares the zone
+    /// `IngestOptions.clientInputs` hands over). It shares the zone
     /// resolver with the task side: the fallbacks either side uses are
     /// recorded in the same place.
     public static func clientSide(
@@ -25,13 +25,24 @@ public enum FactsStage {
         ProgressOptions(windows: config.progressWindows, defaultTargets: config.defaultTargets, goals: drop.goals)
     }
 
-    /// `client`: the client side when it was computed already (alongside the
-    /// reading of status events, which it does not need); nil computes it here.
-    /// `outcomesReady` gets the task outcomes as soon as they are known (the
-    /// event snapshot needs nothing else), before the rest is computed.
+    /// Every fact table, one after the other where a whole run's plan
+    /// overlaps them (the outcomes, then the rest; the client side beside).
     public static func compute(
-        _ drop: IngestedDrop, config: PipelineConfig, asOf: ParsedInstant, owned: Set<String>? = nil,
-        client: ClientSide? = nil, outcomesReady: ((IngestedDrop, [TaskOutcome]) -> Void)? = nil
+        _ drop: IngestedDrop, config: PipelineConfig, asOf: ParsedInstant, owned: Set<String>? = nil
+    ) -> RunResult {
+        let outcomes = TaskOutcomeCalculator.outcomes(drop, asOf: asOf.instant)
+        return facts(drop, outcomes: outcomes, config: config, asOf: asOf, owned: owned)
+    }
+
+    /// The facts computed from the task outcomes: relationship days,
+    /// streaks, risk signals and push facts, with the client side and the
+    /// days of activity. `client` and `activity` are given when a plan
+    /// computed them already (the client side alongside the reading of
+    /// status events it does not need, activity beside the outcomes); nil
+    /// computes them here, beside the task side.
+    static func facts(
+        _ drop: IngestedDrop, outcomes: [TaskOutcome], client: ClientSide? = nil, activity: ActivityDays? = nil,
+        config: PipelineConfig, asOf: ParsedInstant, owned: Set<String>? = nil
     ) -> RunResult {
         let zones = drop.userZones
         let today = drop.relationships.map {
@@ -45,9 +56,7 @@ public enum FactsStage {
         let computing =
             client == nil
             ? BackgroundValue { FactsStage.clientSide(drop, config: config, asOf: asOf, owned: owned) } : nil
-        let activitySide = BackgroundValue { activityDays(drop) }
-        let outcomes = TaskOutcomeCalculator.outcomes(drop, asOf: asOf.instant)
-        outcomesReady?(drop, outcomes)
+        let activitySide = activity == nil ? BackgroundValue { activityDays(drop) } : nil
         // The push facts need the outcomes and nothing computed after them.
         let pushSide = drop.push.map { push in
             BackgroundValue { PushSummaries.facts(drop, push, outcomes: outcomes, today: today, asOf: asOf.instant) }
@@ -62,7 +71,7 @@ public enum FactsStage {
         }
         let client = client ?? computing?.value() ?? clientSide(drop, config: config, asOf: asOf, owned: owned)
         let (clientTables, progress) = (client.tables, client.progress)
-        let activity = activitySide.value()
+        let activity = activity ?? activitySide?.value() ?? activityDays(drop)
         let signals = computeSignals(
             drop, outcomes: outcomes, days: days, today: today, tables: clientTables, activity: activity,
             options: progressOptions)

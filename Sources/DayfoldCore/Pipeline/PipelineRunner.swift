@@ -63,7 +63,7 @@ public struct PipelineRunner {
     public static func ingest(
         input: String, config: PipelineConfig, asOf: ParsedInstant, retainRows: Bool = true, showProgress: Bool = false,
         hashInputs: Bool = true, hashWhileReading: Bool = true, reportHeaders: Bool = true,
-        clientInputsReady: (@Sendable (IngestedDrop) -> Void)? = nil, layoutOptions: DropLayout.Options = .init()
+        clientInputs: Handover<IngestedDrop>? = nil, layoutOptions: DropLayout.Options = .init()
     ) throws -> IngestedDrop {
         let layout = try DropLayout(root: input, options: layoutOptions)
         let progress = ProgressReporter(enabled: showProgress, totalBytes: showProgress ? layout.totalBytes : 0)
@@ -79,7 +79,7 @@ public struct PipelineRunner {
         options.retainRows = retainRows
         options.hashWhileReading = hashWhileReading
         options.progress = progress
-        options.clientInputsReady = clientInputsReady
+        options.clientInputs = clientInputs
         var drop = try DropIngestor(layout: layout, options: options).ingest()
         drop.unrecognizedFiles = layout.unrecognizedFiles
         if reportHeaders { noticeAccounts = drop.accounts }
@@ -240,97 +240,178 @@ public struct PipelineRunner {
 
     private func runWhole(_ layout: DropLayout, target: OutputTarget, state: StateContext?) throws -> Outcome {
         var timings: [(String, Double)] = []
-        var clock = Date()
-        func lap(_ stage: String) {
-            timings.append((stage, Date().timeIntervalSince(clock)))
-            clock = Date()
-        }
-        // The client side's facts are computed as soon as their inputs are
-        // read, on the side that would otherwise wait for the status events.
         let config = config
         let asOf = asOf
-        // Every input's SHA-256 is taken on a thread of its own, two files at
-        // a time, beside the whole run (see `FileDigests`); with a state,
-        // only those of files it does not know.
+        let debugTables = debugTables
         let inputFiles = layout.allFiles
         let digestPlan = InputDigestPlan(files: inputFiles, state: state?.usable, verify: verifyInputs)
         let hashPaths = digestPlan.pathsToHash
-        let inputDigests = BackgroundValue(idle: true) { FileDigests.hex(of: hashPaths) }
-        let early = EarlyClientSide()
         // The staging folder exists from the start: an as-of series writes
         // its earlier steps there before the run's own as-of is read.
         let publisher = try OutputPublisher(target: target)
-        var drop: IngestedDrop
         var historyOutputs: [(String, Int, String)] = []
+        let started = Date()
         do {
             if let series = asOfSeries {
                 historyOutputs = try writeHistory(steps: Array(series.steps.dropLast()), publisher: publisher)
-                lap("history")
+                timings.append(("history", Date().timeIntervalSince(started)))
             }
-            drop = try PipelineRunner.ingest(
-                input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false,
-                hashWhileReading: false,
-                clientInputsReady: { early.set(FactsStage.clientSide($0, config: config, asOf: asOf)) },
-                layoutOptions: DropLayout.Options(followLinks: followLinks))
-        } catch {
-            publisher.abandon()
-            throw error
-        }
-        lap("ingest")
-        let userCount = drop.userCount
-        // From here on the facts and the writing, with the event snapshot
-        // beside them, keep both cores busy: left in the idle class, what is
-        // left of the digests would only run once they are done, alone.
-        inputDigests.prioritize()
-        let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
-        defer { stages.finish() }
-        let debugTables = debugTables
-        do {
             for folder in ["reports", "rejects", "snapshots"] + (debugTables ? ["debug"] : []) {
                 try FileManager.default.createDirectory(
                     atPath: publisher.path(folder), withIntermediateDirectories: true)
             }
         } catch {
-            throw PipelineRunner.writeFailure(error, publisher)
+            publisher.abandon()
+            throw error
         }
-        stages.begin("compute")
-        // The event snapshot, the largest output, is written from the task
-        // outcomes alone: it starts as soon as they are known, beside the rest
-        // of the facts, instead of finishing alone at the end of the writing.
-        let eventSnapshot = LateValue<Result<(String, Int, String), any Error>>()
-        let staging = publisher.staging
-        // The report's collector sees the row groups of the tables it shows as they are written.
-        let collector = html ? HTMLReportCollector(asOf: asOf.instant) : nil
-        var computed = FactsStage.compute(
-            drop, config: config, asOf: asOf, client: early.value,
-            outcomesReady: { drop, outcomes in
-                // The snapshot reads tasks and their ids, not the rows behind the
-                // outcomes: its copy of the drop does not keep those alive.
-                var slim = drop
-                slim.releaseFactInputs()
-                let tasks = slim
-                eventSnapshot.start {
-                    Result {
-                        try PipelineRunner.writeSnapshot(
-                            "adherence_events", ReportTables.adherenceEvents(tasks, outcomes: outcomes, owned: nil),
-                            in: staging, debug: debugTables)
-                    }
-                }
-            })
-        // The writers' memory comes from the rows the facts were computed from.
-        drop.releaseFactInputs()
-        computed.drop.releaseFactInputs()
-        let result = computed
-        var warnings = PipelineRunner.warnings(
-            invalidSchemaRows: drop.invalidSchemaRows, zoneWarnings: result.drop.userZones.warnings,
-            accounts: drop.accounts)
-        warnings += drop.healthFolderWarnings
-        lap("compute")
-        stages.begin("write")
+        let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
+        defer { stages.finish() }
+        let plan = StagePlan(keepingValuesUntilExit: keepMemoryUntilExit)
+        let written = declareWholeRun(
+            plan, hashPaths: hashPaths, publisher: publisher, stages: stages)
+        plan.run()
+        // Every stage that writes into the staging folder is waited for
+        // before any error is thrown (it is removed on the way out); an
+        // error of ingest is the input's, the others are the writing's.
+        let outputs = written.outputs.result()
+        let events = written.events.result()
+        if let error = written.ingested.failure {
+            publisher.abandon()
+            throw error
+        }
         var publishWarnings: [String] = []
         var stateFiles: [RunState.FileFacts] = []
+        let warnings: [String]
+        let drop: IngestedDrop
         do {
-            let rejectRows = ReportTables.rejects(drop.rejects)
+            let (facts, tables) = try outputs.get()
+            drop = facts.result.drop
+            let clock = [started, written.ingested.finishedAt, written.facts.finishedAt, Date()].map { $0 ?? started }
+            timings += zip(["ingest", "compute", "write"], zip(clock, clock.dropFirst())).map {
+                ($0, $1.1.timeIntervalSince($1.0))
+            }
+            var outputs = try tables + [events.get()] + historyOutputs
+            outputs += try copyLastStep(outputs, publisher: publisher)
+            outputs.sort { bytesLess($0.0, $1.0) }
+            var runWarnings = facts.warnings
+            let (digests, verified) = digestPlan.combine(try written.digests.result().get())
+            let (hashedInputs, changed) = PipelineRunner.digested(drop.accounts, files: inputFiles, digests: digests)
+            runWarnings += verified + changed
+            warnings = runWarnings
+            if let collector = written.collector {
+                // Timed alone: the laps before it include the wait for the input digests.
+                let reportStarted = Date()
+                let summary = HTMLRunSummary(
+                    pipeline: config.name, asOf: asOf.instant, inputs: hashedInputs, warnings: warnings,
+                    failedImports: drop.failedImports.sorted(by: bytesLess), rejects: drop.rejects)
+                outputs += try HTMLReport.write(
+                    summary, rows: collector.collected, into: publisher.staging, pageLimit: htmlPageLimit)
+                outputs.sort { bytesLess($0.0, $1.0) }
+                timings.append(("report", Date().timeIntervalSince(reportStarted)))
+            }
+            var manifest = Manifest(
+                pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: hashedInputs,
+                outputs: outputs, warnings: warnings,
+                failedImports: drop.failedImports.sorted(by: bytesLess),
+                timings: timings, unrecognizedFiles: drop.unrecognizedFiles)
+            manifest.hasPushFolder = layout.hasPushFolder
+            manifest.stateUse = state?.use(recomputedUsers: facts.userCount, digestsFromState: digestPlan.fromState)
+            try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
+            publishWarnings = try publisher.publish()
+            stateFiles = digestPlan.stateFiles(digests)
+        } catch {
+            throw PipelineRunner.writeFailure(error, publisher)
+        }
+        publishWarnings += saveState(state, files: stateFiles)
+        var outcome = outcome(read: drop.rowsRead, rejected: drop.rowsRejected, publisher: publisher)
+        outcome.warnings = warnings + publishWarnings
+        outcome.failedImports = drop.failedImports.sorted(by: bytesLess)
+        return outcome
+    }
+
+    /// The stages of a whole run whose values the run reads at the end.
+    private struct WholeRunStages {
+        var ingested: Stage<IngestedDrop>
+        var facts: Stage<WholeRunFacts>
+        /// The facts again, with the outputs written from them (path, rows, SHA-256).
+        var outputs: Stage<(WholeRunFacts, [(String, Int, String)])>
+        /// The event snapshot, written from the task outcomes alone.
+        var events: Stage<(String, Int, String)>
+        var digests: Stage<[(digest: String, size: Int)?]>
+        var collector: HTMLReportCollector?
+    }
+
+    /// What a whole run's facts stage passes on.
+    private struct WholeRunFacts: Sendable {
+        /// The facts, whose drop no longer holds the rows they were computed from.
+        var result: RunResult
+        /// The users the run computed (for the state's record).
+        var userCount: Int
+        /// The manifest's warnings known once the facts are.
+        var warnings: [String]
+    }
+
+    /// Declares a whole run's stages: every input's digest (idle, beside
+    /// everything), ingest, the client side on the inputs ingest hands over
+    /// before it reads status events, the outcomes and the days of activity
+    /// beside each other, the event snapshot from the outcomes alone, the
+    /// rest of the facts, and the writing of every other output from them.
+    private func declareWholeRun(
+        _ plan: StagePlan, hashPaths: [String], publisher: OutputPublisher, stages: ProgressReporter
+    ) -> WholeRunStages {
+        let staging = publisher.staging
+        let (config, asOf, input, debugTables) = (config, asOf, input, debugTables)
+        let (showProgress, followLinks) = (showProgress, followLinks)
+        // Every input's SHA-256 is taken on a thread of its own, two files at
+        // a time, beside the whole run (see `FileDigests`); with a state,
+        // only those of files it does not know.
+        let digests = plan.stage("input digests", idle: true) { FileDigests.hex(of: hashPaths) }
+        let clientInputs = plan.handover("client inputs", of: IngestedDrop.self)
+        let ingested = plan.stage("ingest", handingOver: clientInputs) { handOver in
+            try PipelineRunner.ingest(
+                input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false,
+                hashWhileReading: false, clientInputs: handOver,
+                layoutOptions: DropLayout.Options(followLinks: followLinks))
+        }
+        let client = plan.stage("client facts", after: clientInputs) {
+            FactsStage.clientSide($0, config: config, asOf: asOf)
+        }
+        let outcomes = plan.stage("outcomes", after: ingested) { drop in
+            stages.begin("compute")
+            // From here on the facts and the writing, with the event snapshot
+            // beside them, keep both cores busy: left in the idle class, what
+            // is left of the digests would only run once they are done, alone.
+            digests.prioritize()
+            return TaskOutcomeCalculator.outcomes(drop, asOf: asOf.instant)
+        }
+        let activity = plan.stage("activity days", after: ingested) { FactsStage.activityDays($0) }
+        // The event snapshot reads tasks and their ids, not the rows behind
+        // the outcomes: its copy of the drop does not keep those alive.
+        let tasks = plan.stage("tasks", after: ingested) { $0.withoutFactInputs() }
+        let events = plan.stage("event snapshot", after: tasks, outcomes) { tasks, outcomes in
+            try PipelineRunner.writeSnapshot(
+                "adherence_events", ReportTables.adherenceEvents(tasks, outcomes: outcomes, owned: nil),
+                in: staging, debug: debugTables)
+        }
+        let facts = plan.stage("facts", after: ingested, outcomes, client, activity) {
+            drop, outcomes, client, activity in
+            let result = FactsStage.facts(
+                drop, outcomes: outcomes, client: client, activity: activity, config: config, asOf: asOf)
+            var warnings = PipelineRunner.warnings(
+                invalidSchemaRows: drop.invalidSchemaRows, zoneWarnings: result.drop.userZones.warnings,
+                accounts: drop.accounts)
+            warnings += drop.healthFolderWarnings
+            // The writers' memory comes from the rows the facts were computed from.
+            var slim = result
+            slim.drop = result.drop.withoutFactInputs()
+            return WholeRunFacts(result: slim, userCount: drop.userCount, warnings: warnings)
+        }
+        // The report's collector sees the row groups of the tables it shows as they are written.
+        let collector = html ? HTMLReportCollector(asOf: asOf.instant) : nil
+        let outputs = plan.stage("write", after: facts) { facts in
+            stages.begin("write")
+            let result = facts.result
+            let rejectRows = ReportTables.rejects(result.drop.rejects)
             /// A job writes one output or more: each one's path, rows and SHA-256.
             typealias Job = @Sendable () throws -> [(String, Int, String)]
             // Tables are built inside the jobs, so their sorting runs in
@@ -351,51 +432,11 @@ public struct PipelineRunner {
                 try rejects.finish()
                 return [("rejects/rejects.csv", rejects.rows, rejects.sha256 ?? "")]
             }
-            let written = Result { try ParallelJobs(jobs).run() }
-            // The event snapshot is waited for before any error is thrown (its
-            // thread must be done with the staging directory before that is
-            // removed), and its error comes first, as the first job's did.
-            guard let events = eventSnapshot.value() else {
-                preconditionFailure("the facts were computed without their outcomes")
-            }
-            let eventsOutput = try events.get()
-            var outputs = try written.get().flatMap { $0 } + [eventsOutput] + historyOutputs
-            outputs += try copyLastStep(outputs, publisher: publisher)
-            outputs.sort { bytesLess($0.0, $1.0) }
-            lap("write")
-            let (digests, verified) = digestPlan.combine(inputDigests.value())
-            let (hashedInputs, changed) = PipelineRunner.digested(drop.accounts, files: inputFiles, digests: digests)
-            warnings += verified + changed
-            if let collector {
-                // Timed alone: the laps before it include the wait for the input digests.
-                let reportStarted = Date()
-                let summary = HTMLRunSummary(
-                    pipeline: config.name, asOf: asOf.instant, inputs: hashedInputs, warnings: warnings,
-                    failedImports: drop.failedImports.sorted(by: bytesLess), rejects: drop.rejects)
-                outputs += try HTMLReport.write(
-                    summary, rows: collector.collected, into: staging, pageLimit: htmlPageLimit)
-                outputs.sort { bytesLess($0.0, $1.0) }
-                timings.append(("report", Date().timeIntervalSince(reportStarted)))
-            }
-            var manifest = Manifest(
-                pipelineName: config.name, configDigest: config.digest, asOf: asOf.instant, inputs: hashedInputs,
-                outputs: outputs, warnings: warnings,
-                failedImports: drop.failedImports.sorted(by: bytesLess),
-                timings: timings, unrecognizedFiles: drop.unrecognizedFiles)
-            manifest.hasPushFolder = layout.hasPushFolder
-            manifest.stateUse = state?.use(recomputedUsers: userCount, digestsFromState: digestPlan.fromState)
-            try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
-            publishWarnings = try publisher.publish()
-            stateFiles = digestPlan.stateFiles(digests)
-        } catch {
-            throw PipelineRunner.writeFailure(error, publisher)
+            return (facts, try ParallelJobs(jobs).run().flatMap { $0 })
         }
-        publishWarnings += saveState(state, files: stateFiles)
-        if keepMemoryUntilExit { KeptUntilExit.keep((drop, result)) }
-        var outcome = outcome(read: drop.rowsRead, rejected: drop.rowsRejected, publisher: publisher)
-        outcome.warnings = warnings + publishWarnings
-        outcome.failedImports = drop.failedImports.sorted(by: bytesLess)
-        return outcome
+        return WholeRunStages(
+            ingested: ingested, facts: facts, outputs: outputs, events: events, digests: digests,
+            collector: collector)
     }
 
     /// Replaces the state once the outputs are published; a failure is a
@@ -553,27 +594,5 @@ public struct PipelineRunner {
     static func writeFailure(_ error: any Error, _ publisher: OutputPublisher) -> any Error {
         publisher.abandon()
         return error as? DayfoldError ?? DayfoldError(.output, "writing outputs failed: \(error)")
-    }
-}
-
-/// Values held for the rest of the process (see `PipelineRunner.keepMemoryUntilExit`).
-private enum KeptUntilExit {
-    private static let values = Mutex<[any Sendable]>([])
-
-    static func keep(_ value: any Sendable) {
-        values.withLock { $0.append(value) }
-    }
-}
-
-/// The client side computed during ingest (see `IngestOptions.clientInputsReady`).
-private final class EarlyClientSide: Sendable {
-    private let side = Mutex<FactsStage.ClientSide?>(nil)
-
-    func set(_ side: FactsStage.ClientSide) {
-        self.side.withLock { $0 = side }
-    }
-
-    var value: FactsStage.ClientSide? {
-        side.withLock { $0 }
     }
 }

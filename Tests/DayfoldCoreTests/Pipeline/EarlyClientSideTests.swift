@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import DayfoldCore
@@ -9,12 +8,6 @@ import Testing
 /// compute stage gives from the whole drop (partitioned runs still take that
 /// path), warnings included.
 @Suite struct EarlyClientSideTests {
-    final class Captured: Sendable {
-        private let stored = Mutex<[IngestedDrop]>([])
-        func add(_ drop: IngestedDrop) { stored.withLock { $0.append(drop) } }
-        var drops: [IngestedDrop] { stored.withLock { $0 } }
-    }
-
     static let drops: [(drop: String, pipeline: String?, asOf: String)] = [
         ("Conformance/drop", "Conformance/pipeline.json", "2026-03-29T09:30:00Z"),
         ("Cases/progress-health-day-in-latest-instance-zone/drop", nil, "2026-03-10T12:00:00Z"),
@@ -28,11 +21,17 @@ import Testing
             try pipelinePath.map { try PipelineConfig.load(path: TestPaths.fixtures.appendingPathComponent($0).path) }
             ?? PipelineConfig()
         let asOf = try #require(parseAsOf(asOfText))
-        let captured = Captured()
-        let drop = try PipelineRunner.ingest(
-            input: input, config: config, asOf: asOf, hashInputs: false, clientInputsReady: { captured.add($0) })
-        #expect(captured.drops.count == 1)
-        let inputs = try #require(captured.drops.first)
+        // Ingest in a plan, as a whole run declares it: the client inputs
+        // are handed over while ingest is still at work.
+        let plan = StagePlan()
+        let handedOver = plan.handover("client inputs", of: IngestedDrop.self)
+        let ingested = plan.stage("ingest", handingOver: handedOver) {
+            try PipelineRunner.ingest(input: input, config: config, asOf: asOf, hashInputs: false, clientInputs: $0)
+        }
+        let clientInputs = plan.stage("client inputs read", after: handedOver) { $0 }
+        plan.run()
+        let drop = try ingested.result().get()
+        let inputs = try clientInputs.result().get()
         // Only the client side's inputs: no task rows.
         #expect(inputs.events.isEmpty && inputs.tasks.isEmpty)
         #expect(inputs.journal.count == drop.journal.count)
@@ -41,8 +40,9 @@ import Testing
         // record of fallbacks) of its own.
         let again = try PipelineRunner.ingest(input: input, config: config, asOf: asOf, hashInputs: false)
         let whole = FactsStage.compute(again, config: config, asOf: asOf)
-        let early = FactsStage.compute(
-            drop, config: config, asOf: asOf, client: FactsStage.clientSide(inputs, config: config, asOf: asOf))
+        let early = FactsStage.facts(
+            drop, outcomes: TaskOutcomeCalculator.outcomes(drop, asOf: asOf.instant),
+            client: FactsStage.clientSide(inputs, config: config, asOf: asOf), config: config, asOf: asOf)
         #expect(early.drop.userZones !== whole.drop.userZones)
         #expect(!whole.clientTables.isEmpty)
         #expect(String(describing: early.clientTables) == String(describing: whole.clientTables))

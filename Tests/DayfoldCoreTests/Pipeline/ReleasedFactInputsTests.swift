@@ -16,7 +16,7 @@ import Testing
         let drop = try PipelineRunner.ingest(input: input, config: config, asOf: asOf, hashInputs: false)
         let full = FactsStage.compute(drop, config: config, asOf: asOf)
         var released = full
-        released.drop.releaseFactInputs()
+        released.drop = full.drop.withoutFactInputs()
         #expect(!full.drop.events.isEmpty && !full.drop.valueEntries.isEmpty && !full.drop.journal.isEmpty)
         #expect(released.drop.events.isEmpty && released.drop.eventIDs.count == 0)
         #expect(released.drop.valueEntries.isEmpty && released.drop.journal.isEmpty)

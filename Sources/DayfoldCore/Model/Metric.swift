@@ -2,7 +2,7 @@
 /// §1.5, §6): its position in `HealthMetric.registry`, which says all the
 /// rest. One byte, so an accepted sample stays small and the per-sample
 /// paths index arrays instead of looking a name up.
-public struct Metric: Hashable, Sendable, CaseIterable {
+public struct Metric: Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Its position in `HealthMetric.registry`.
     let position: UInt8
 
@@ -27,6 +27,8 @@ public struct Metric: Hashable, Sendable, CaseIterable {
 
     /// Its name in Progress rows, goals and default targets.
     public var rawValue: String { HealthMetric.registry[Int(position)].name }
+
+    public var description: String { rawValue }
 
     /// Its entry in the registry.
     public var descriptor: HealthMetric { HealthMetric.registry[Int(position)] }

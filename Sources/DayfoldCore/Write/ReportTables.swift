@@ -169,26 +169,30 @@ public enum ReportTables {
             ])
     }
 
+    /// The fields of `client_days` (SPEC §6, §10's analyst columns after
+    /// `as_of`). The metric columns follow `HealthMetric.registry`: the
+    /// journal's metrics once per source, every metric's health value, then
+    /// the journal metrics' chosen values.
+    static let clientDayFields =
+        [
+            field("user_id", .string), field("local_date", .date), field("timezone", .string),
+            field("journal_entries", .int64),
+        ] + HealthMetric.registry.compactMap(\.sources.journalColumn).map { field($0, .double, nullable: true) }
+        + [field("health_records", .int64)]
+        + HealthMetric.registry.map { field($0.sources.healthColumn, .double, nullable: true) } + [asOfField]
+        + dietaryFields
+
     public static func clientDays(_ result: RunResult) -> OutputTable {
         var rows: [(table: Int32, position: Int32)] = []
         for (tableIndex, table) in result.clientTables.enumerated() where result.owns(user: table.user) {
             for position in table.days.indices { rows.append((Int32(tableIndex), Int32(position))) }
         }
         let tables = result.clientTables
-        // The metric columns follow the registry: each metric the journal
-        // gives once per source, then its chosen value after `as_of`.
         let journalCount = Metric.dietary.count
         let healthCount = Metric.registered.count
-        let fields =
-            [
-                field("user_id", .string), field("local_date", .date), field("timezone", .string),
-                field("journal_entries", .int64),
-            ] + HealthMetric.registry.compactMap(\.sources.journalColumn).map { field($0, .double, nullable: true) }
-            + [field("health_records", .int64)]
-            + HealthMetric.registry.map { field($0.sources.healthColumn, .double, nullable: true) }
         // One pass per row: a day holds arrays and a String, and reading it
         // once per column retained them all each time.
-        return OutputTable(name: "client_days", rowCount: rows.count, fields: fields + [asOfField] + dietaryFields) {
+        return OutputTable(name: "client_days", rowCount: rows.count, fields: clientDayFields) {
             [rows] range in
             var users = ParquetByteColumn()
             var zones = ParquetByteColumn()

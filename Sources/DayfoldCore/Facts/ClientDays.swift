@@ -7,11 +7,8 @@ public struct ClientDay: Sendable {
     /// energy_kcal, protein_g, carbs_g, fat_g from the journal.
     public var journal = Nutrients()
     public var healthRecords = 0
-    /// energy_kcal, protein_g, carbs_g, fat_g from health imports.
-    public var health = Nutrients()
-    public var waterMl: Double?
-    public var steps: Double?
-    public var bodyMassKg: Double?
+    /// Every metric's value from health imports (`HealthMetric.registry`).
+    public var health = MetricValues()
 
     /// The dietary values Progress uses on this day (SPEC §10): each
     /// nutrient on its own from `requested` when that source has a value,
@@ -19,11 +16,14 @@ public struct ClientDay: Sendable {
     /// came from (nil when neither source has it). A day-level choice:
     /// Progress's window-level choice of one source is a separate rule.
     public func dietary(preferring requested: ProgressSource) -> (values: Nutrients, source: ProgressSource?) {
-        let (first, second) = requested == .journal ? (journal, health) : (health, journal)
         var values = Nutrients()
-        for nutrient in 0..<4 { values[nutrient] = first[nutrient] ?? second[nutrient] }
-        let source: ProgressSource? =
-            first[0] != nil ? requested : second[0] != nil ? requested.other : nil
+        var source: ProgressSource?
+        for (nutrient, metric) in Metric.dietary.enumerated() {
+            let (fromJournal, fromHealth) = (journal[nutrient], health[metric])
+            let (first, second) = requested == .journal ? (fromJournal, fromHealth) : (fromHealth, fromJournal)
+            values[nutrient] = first ?? second
+            if metric == .energyKcal { source = first != nil ? requested : second != nil ? requested.other : nil }
+        }
         return (values, source)
     }
 }
@@ -43,20 +43,12 @@ public struct ClientTable: Sendable {
         return offset >= 0 && offset < days.count ? days[offset] : nil
     }
 
-    /// The value of a metric on a date from one source.
+    /// The value of a metric on a date from one source (nil from the journal
+    /// for a metric the journal does not give).
     func value(_ metric: Metric, _ source: ProgressSource, _ date: LocalDate) -> Double? {
         guard let day = day(date) else { return nil }
-        let dietary: [Metric] = [.energyKcal, .proteinG, .carbsG, .fatG]
-        if let position = dietary.firstIndex(of: metric) {
-            return source == .journal ? day.journal[position] : day.health[position]
-        }
-        guard source == .health else { return nil }
-        switch metric {
-        case .waterMl: return day.waterMl
-        case .steps: return day.steps
-        case .bodyMassKg: return day.bodyMassKg
-        default: return nil
-        }
+        guard source == .journal else { return day.health[metric] }
+        return metric.journalIndex.flatMap { day.journal[$0] }
     }
 }
 
@@ -137,10 +129,7 @@ public enum ClientDayBuilder {
             for (date, aggregate) in health {
                 guard let position = slot(date) else { continue }
                 days[position].healthRecords = aggregate.records
-                days[position].health = aggregate.dietary
-                days[position].waterMl = aggregate.waterMl
-                days[position].steps = aggregate.steps
-                days[position].bodyMassKg = aggregate.bodyMass?.value
+                days[position].health = aggregate.values
             }
             tables.append(ClientTable(user: user, today: today, days: days, requestedDietarySource: requested))
         }

@@ -87,7 +87,7 @@ public enum ProgressCalculator {
             daysWithData: data.count, coverageLabel: "No data yet")
         if let chosen, !data.isEmpty {
             let sum = data.reduce(0, +)
-            row.total = metric == .bodyMassKg ? nil : sum
+            row.total = metric.descriptor.hasProgressTotal ? sum : nil
             row.average = sum / Double(data.count)
             row.min = data.min()
             row.max = data.max()

@@ -1,65 +1,50 @@
-/// The HealthKit types dayfold reads and their unit conversions (SPEC §1.5).
+/// The HealthKit types dayfold reads and their unit conversions (SPEC §1.5),
+/// looked up in the forms the readers need, all taken from `HealthMetric.registry`.
 enum HealthTypes {
-    private static let metrics: [Metric] = [.energyKcal, .proteinG, .carbsG, .fatG, .waterMl, .steps, .bodyMassKg]
+    /// The registry's HealthKit types, each at its metric's position.
     private static let table: ByteKeyTable = {
         var table = ByteKeyTable()
-        for name in [
-            "HKQuantityTypeIdentifierDietaryEnergyConsumed", "HKQuantityTypeIdentifierDietaryProtein",
-            "HKQuantityTypeIdentifierDietaryCarbohydrates", "HKQuantityTypeIdentifierDietaryFatTotal",
-            "HKQuantityTypeIdentifierDietaryWater", "HKQuantityTypeIdentifierStepCount",
-            "HKQuantityTypeIdentifierBodyMass",
-        ] {
-            _ = table.intern(ArraySlice(Array(name.utf8)))
+        for metric in HealthMetric.registry {
+            let (index, isNew) = table.intern(ArraySlice(Array(metric.healthKitType.utf8)))
+            precondition(isNew && Int(index) == table.count - 1, "HealthKit type registered twice")
         }
         return table
     }()
 
+    /// Every metric's units, one after the other (`unitRanges` says whose):
+    /// `normalize` runs twice per sample, and scanning one flat array
+    /// takes no reference on a metric's own list.
+    private static let units = HealthMetric.registry.flatMap(\.units)
+    private static let unitRanges: [Range<Int>] = {
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for metric in HealthMetric.registry {
+            ranges.append(start..<start + metric.units.count)
+            start += metric.units.count
+        }
+        return ranges
+    }()
+
     /// The metric of the type named by the field `bytes[field]`, or nil for another type.
     static func metric(forType bytes: [UInt8], field: Range<Int>) -> Metric? {
-        index(forType: bytes, field: field).map { metrics[$0] }
+        index(forType: bytes, field: field).map(metric(atIndex:))
     }
 
-    /// The type's position among the types read (0–6), or nil for another type.
+    /// The type's position among the types read (its metric's position in
+    /// the registry), or nil for another type.
     static func index(forType bytes: [UInt8], field: Range<Int>) -> Int? {
         table.find(bytes, field: field).map(Int.init)
     }
 
     /// The metric of the type at `index` (as `index(forType:)` gives it).
-    static func metric(atIndex index: Int) -> Metric { metrics[index] }
+    static func metric(atIndex index: Int) -> Metric { Metric(position: index) }
 
     /// Converts `value` in `unit` to the metric's unit; nil for a unit the
     /// metric does not accept (units are case-sensitive).
     static func normalize(_ value: Double, unit: String, metric: Metric) -> Double? {
-        switch metric {
-        case .energyKcal:
-            switch unit {
-            case "kcal", "Cal": return value
-            case "kJ": return value / 4.184
-            default: return nil
-            }
-        case .proteinG, .carbsG, .fatG:
-            switch unit {
-            case "g": return value
-            case "mg": return value / 1000
-            case "mcg": return value / 1_000_000
-            default: return nil
-            }
-        case .waterMl:
-            switch unit {
-            case "mL": return value
-            case "L": return value * 1000
-            case "fl_oz_us": return value * 29.5735
-            default: return nil
-            }
-        case .steps:
-            return unit == "count" ? value : nil
-        case .bodyMassKg:
-            switch unit {
-            case "kg": return value
-            case "lb": return value * 0.45359237
-            case "g": return value / 1000
-            default: return nil
-            }
+        for index in unitRanges[Int(metric.position)] where units[index].unit == unit {
+            return units[index].apply(value)
         }
+        return nil
     }
 }

@@ -109,16 +109,3 @@ public struct JournalEntry: Sendable {
         }
     }
 }
-
-/// Metrics of the Progress tables (SPEC §6), in report order.
-public enum Metric: String, Sendable, CaseIterable {
-    case bodyMassKg = "body_mass_kg"
-    case carbsG = "carbs_g"
-    case energyKcal = "energy_kcal"
-    case fatG = "fat_g"
-    case proteinG = "protein_g"
-    case steps = "steps"
-    case waterMl = "water_ml"
-
-    var isDietary: Bool { self == .energyKcal || self == .proteinG || self == .carbsG || self == .fatG }
-}

@@ -69,13 +69,11 @@ extension ReportTables {
         .int64([Int64?](repeating: result.asOf.instant.micros, count: rows))
     }
 
-    /// The client day table's dietary fields (SPEC §10), after `body_mass_kg`
-    /// and `as_of`.
-    static let dietaryFields = [
-        field("energy_kcal", .double, nullable: true), field("protein_g", .double, nullable: true),
-        field("carbs_g", .double, nullable: true), field("fat_g", .double, nullable: true),
-        field("dietary_source", .string, nullable: true),
-    ]
+    /// The client day table's dietary fields (SPEC §10), after the health
+    /// columns and `as_of`: each journal metric's chosen value, then its source.
+    static let dietaryFields =
+        HealthMetric.registry.compactMap(\.sources.chosenColumn).map { field($0, .double, nullable: true) }
+        + [field("dietary_source", .string, nullable: true)]
 
     /// Appends a `dietary_source` cell: the source's name, or NULL.
     static func appendSource(_ source: ProgressSource?, to column: inout ParquetByteColumn) {

@@ -169,56 +169,59 @@ public enum ReportTables {
             ])
     }
 
+    /// The fields of `client_days` (SPEC §6, §10's analyst columns after
+    /// `as_of`). The metric columns follow `HealthMetric.registry`: the
+    /// journal's metrics once per source, every metric's health value, then
+    /// the journal metrics' chosen values.
+    static let clientDayFields =
+        [
+            field("user_id", .string), field("local_date", .date), field("timezone", .string),
+            field("journal_entries", .int64),
+        ] + HealthMetric.registry.compactMap(\.sources.journalColumn).map { field($0, .double, nullable: true) }
+        + [field("health_records", .int64)]
+        + HealthMetric.registry.map { field($0.sources.healthColumn, .double, nullable: true) } + [asOfField]
+        + dietaryFields
+
     public static func clientDays(_ result: RunResult) -> OutputTable {
         var rows: [(table: Int32, position: Int32)] = []
         for (tableIndex, table) in result.clientTables.enumerated() where result.owns(user: table.user) {
             for position in table.days.indices { rows.append((Int32(tableIndex), Int32(position))) }
         }
         let tables = result.clientTables
-        let fields = [
-            field("user_id", .string), field("local_date", .date), field("timezone", .string),
-            field("journal_entries", .int64), field("journal_energy_kcal", .double, nullable: true),
-            field("journal_protein_g", .double, nullable: true), field("journal_carbs_g", .double, nullable: true),
-            field("journal_fat_g", .double, nullable: true), field("health_records", .int64),
-            field("health_energy_kcal", .double, nullable: true), field("health_protein_g", .double, nullable: true),
-            field("health_carbs_g", .double, nullable: true), field("health_fat_g", .double, nullable: true),
-            field("water_ml", .double, nullable: true), field("steps", .double, nullable: true),
-            field("body_mass_kg", .double, nullable: true),
-        ]
+        let journalCount = Metric.dietary.count
+        let healthCount = Metric.registered.count
         // One pass per row: a day holds arrays and a String, and reading it
         // once per column retained them all each time.
-        return OutputTable(name: "client_days", rowCount: rows.count, fields: fields + [asOfField] + dietaryFields) {
+        return OutputTable(name: "client_days", rowCount: rows.count, fields: clientDayFields) {
             [rows] range in
             var users = ParquetByteColumn()
             var zones = ParquetByteColumn()
             var dates: [Int32?] = []
             var journalEntries: [Int64?] = []
             var healthRecords: [Int64?] = []
-            var amounts = [[Double?]](repeating: [], count: 15)
+            // Journal values, health values, chosen values.
+            let chosenStart = journalCount + healthCount
+            var amounts = [[Double?]](repeating: [], count: chosenStart + journalCount)
             var dietarySource = ParquetByteColumn()
             dietarySource.reserveRows(range.count, bytes: 13 * range.count)
             for row in range {
                 let (table, position) = rows[row]
                 let day = tables[Int(table)].days[Int(position)]
                 let dietary = day.dietary(preferring: tables[Int(table)].requestedDietarySource)
-                for index in 0..<4 { amounts[11 + index].append(dietary.values[index]) }
+                for index in 0..<journalCount { amounts[chosenStart + index].append(dietary.values[index]) }
                 appendSource(dietary.source, to: &dietarySource)
                 users.append(tables[Int(table)].user)
                 dates.append(day.date.days)
                 zones.append(day.timezone)
                 journalEntries.append(Int64(day.journalEntries))
                 healthRecords.append(Int64(day.healthRecords))
-                for index in 0..<4 {
-                    amounts[index].append(day.journal[index])
-                    amounts[4 + index].append(day.health[index])
-                }
-                amounts[8].append(day.waterMl)
-                amounts[9].append(day.steps)
-                amounts[10].append(day.bodyMassKg)
+                for index in 0..<journalCount { amounts[index].append(day.journal[index]) }
+                for index in 0..<healthCount { amounts[journalCount + index].append(day.health[position: index]) }
             }
             return [.utf8(users), .int32(dates), .utf8(zones), .int64(journalEntries)]
-                + amounts[0..<4].map { .double($0) } + [.int64(healthRecords)] + amounts[4..<11].map { .double($0) }
-                + [asOfData(result, rows: range.count)] + amounts[11...].map { .double($0) } + [.utf8(dietarySource)]
+                + amounts[0..<journalCount].map { .double($0) } + [.int64(healthRecords)]
+                + amounts[journalCount..<chosenStart].map { .double($0) } + [asOfData(result, rows: range.count)]
+                + amounts[chosenStart...].map { .double($0) } + [.utf8(dietarySource)]
         }
     }
 

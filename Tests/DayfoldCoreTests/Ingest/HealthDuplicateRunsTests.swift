@@ -39,6 +39,6 @@ import Testing
         let day = try #require(drop.healthDays["u-1"]?.values.first)
         #expect(drop.healthDays["u-1"]?.count == 1)
         #expect(day.records == 350)
-        #expect(day.steps == Double((1...350).reduce(0, +)))
+        #expect(day.value(.steps) == Double((1...350).reduce(0, +)))
     }
 }

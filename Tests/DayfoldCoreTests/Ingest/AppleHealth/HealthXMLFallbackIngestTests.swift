@@ -26,9 +26,8 @@ struct HealthXMLFallbackIngestTests {
         summary += drop.rejects.map { "\($0.line) \($0.reason) \($0.raw)" }
         for (user, days) in drop.healthDays {
             for (date, day) in days.sorted(by: { $0.key < $1.key }) {
-                summary.append(
-                    "\(user) \(date) \(day.records) \(String(describing: day.steps)) \(String(describing: day.dietary)) "
-                        + "\(String(describing: day.waterMl)) \(String(describing: day.bodyMass?.value))")
+                let values = Metric.registered.map { String(describing: day.value($0)) }
+                summary.append("\(user) \(date) \(day.records) \(values.joined(separator: " "))")
             }
         }
         return (summary, drop)

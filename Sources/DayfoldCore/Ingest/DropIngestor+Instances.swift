@@ -83,10 +83,10 @@ extension DropIngestor {
         var recentKinds = RecentKeys<Int32>()
         var recentSchemas = RecentKeys<ActionSchema>()
         let prepare = InstanceFields.preparing(relationshipLookup)
-        // A few rows ahead: start loading the slots the row's id and key will probe.
+        // A few rows ahead: the tables are told which id and key the row will look up.
         let ahead = { (row: InstanceFields) in
-            if let hash = row.idHash { self.taskIDs.prefetch(hash: hash) }
-            if let key = row.key { keys.value.prefetch(key) }
+            if let hash = row.idHash { self.taskIDs.expectLookup(hash: hash) }
+            if let key = row.key { keys.value.expectLookup(key) }
         }
         for file in layout.instances {
             try readCSV(file, InstanceColumn.self, prepare: prepare, ahead: ahead) {

@@ -13,7 +13,7 @@ extension DropIngestor {
         // Skip reasons are a small vocabulary: one shared String each.
         var eventReasons = ByteInterner()
         let prepare = TaskRowFields.preparing(relationshipLookup, statusColumn: StatusEventColumn.toStatus)
-        let ahead = { self.prefetch($0, &dedup.value) }
+        let ahead = { self.expectLookups($0, &dedup.value) }
         for file in layout.statusEvents {
             try readCSV(file, StatusEventColumn.self, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
@@ -95,12 +95,12 @@ extension DropIngestor {
         return task
     }
 
-    /// Starts loading the table slots a row's decision will probe (a few
-    /// rows ahead of it): its task id, its own id and its retry key.
-    private func prefetch(_ row: TaskRowFields, _ dedup: inout TaskRowDeduplicator) {
-        if let taskHash = row.taskHash { taskIDs.prefetch(hash: taskHash) }
-        if let idKey = row.idKey { dedup.ids.prefetch(idKey) }
-        if let retryKey = row.retryKey { dedup.retries.prefetch(retryKey) }
+    /// Tells the tables which keys a row's decision will look up, a few rows
+    /// ahead of it: its task id, its own id and its retry key.
+    private func expectLookups(_ row: TaskRowFields, _ dedup: inout TaskRowDeduplicator) {
+        if let taskHash = row.taskHash { taskIDs.expectLookup(hash: taskHash) }
+        if let idKey = row.idKey { dedup.ids.expectLookup(idKey) }
+        if let retryKey = row.retryKey { dedup.retries.expectLookup(retryKey) }
     }
 
     /// Looks up the task a row refers to: nil when the row is rejected
@@ -131,7 +131,7 @@ extension DropIngestor {
         dedup.value.reserve(expectedRows(layout.valueEntries, bytesPerRow: 240))
         if options.retainRows { drop.valueEntries.reserveCapacity(roomForRows(layout.valueEntries, shortestRow: 120)) }
         let prepare = TaskRowFields.preparing(relationshipLookup, numberColumn: ValueEntryColumn.value)
-        let ahead = { self.prefetch($0, &dedup.value) }
+        let ahead = { self.expectLookups($0, &dedup.value) }
         for file in layout.valueEntries {
             try readCSV(file, ValueEntryColumn.self, prepare: prepare, ahead: ahead) {
                 row, account, prepared in

@@ -128,7 +128,7 @@ struct FingerprintSet {
     mutating func insertInOrder(_ values: [UInt64], _ inserted: (Int, Bool) -> Void) {
         let ahead = 8
         for index in values.indices {
-            if index + ahead < values.count { prefetch(values[index + ahead]) }
+            if index + ahead < values.count { expectLookup(values[index + ahead]) }
             inserted(index, insert(values[index]))
         }
     }

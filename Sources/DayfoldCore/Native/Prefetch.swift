@@ -11,24 +11,29 @@ func prefetchElement<Element>(_ array: [Element], _ index: Int) {
     }
 }
 
-// The `prefetch` methods are `mutating` though they write nothing: a table
-// kept in a class or a closure's captured variable is then reached in place.
-// As plain methods, the whole table was copied out of its owner on each
-// call, a retain and a release per array, per row.
+// `expectLookup` is how domain code tells a large table that a lookup of a
+// key is a few rows away: the table loads the slot the probe will start at
+// (its own memory, its own layout), so the lookup finds it in cache. The
+// caller names keys, never slots or addresses.
+//
+// The methods are `mutating` though they write nothing: a table kept in a
+// class or a closure's captured variable is then reached in place. As plain
+// methods, the whole table was copied out of its owner on each call, a
+// retain and a release per array, per row.
 
 extension FingerprintSet {
-    /// Starts loading the slot where `value`'s probe begins.
-    mutating func prefetch(_ value: UInt64) { prefetchSlot(slots, value) }
+    /// A lookup or insert of `value` is coming: starts loading the slot where its probe begins.
+    mutating func expectLookup(_ value: UInt64) { prefetchSlot(slots, value) }
 }
 
 extension FingerprintMap {
-    /// Starts loading the slot where `key`'s probe begins.
-    mutating func prefetch(_ key: UInt64) { prefetchSlot(slots, key) }
+    /// A lookup or insert of `key` is coming: starts loading the slot where its probe begins.
+    mutating func expectLookup(_ key: UInt64) { prefetchSlot(slots, key) }
 }
 
 extension ByteKeyTable {
-    /// Starts loading the slot where the probe of a key with this hash begins.
-    mutating func prefetch(hash: UInt64) { prefetchSlot(slots, hash) }
+    /// A lookup of a key with this hash is coming: starts loading the slot where its probe begins.
+    mutating func expectLookup(hash: UInt64) { prefetchSlot(slots, hash) }
 }
 
 /// Slot tables are powers of two indexed by the hash's low bits.

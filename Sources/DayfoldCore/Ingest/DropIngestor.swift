@@ -106,36 +106,46 @@ public final class DropIngestor {
         // Push rows name relationships, tasks and users' zones (all known
         // now) and nothing the other kinds read: they are read on a third
         // thread beside the rest (their accounts still join last, as in a
-        // reading in sequence, and their errors come last too).
+        // reading in sequence, and their errors come last too). They take
+        // longest: the rest of the drop is handed over (`taskInputs`) while
+        // they are still being read.
+        let pushSide = SideBySide.begin(fork(withTasks: true)) { push in
+            try push.side.readNotificationPreferences()
+            try push.side.readPush()
+            debugRSS("ingest: push read")
+            return push
+        }
         // The journal's fork rides along untouched: it came back with health's.
-        let ((values, journalDone, healthDone), push) = try SideBySide.run(
-            (fork(withTasks: true), journal, health),
-            side: { [clientInputs] forks in
-                let (values, journal, health) = forks
-                try values.side.readValueEntries()
-                try values.side.readInfoCards()
-                debugRSS("ingest: values and cards read")
-                health.side.aggregateHealth()
-                debugRSS("ingest: health days")
-                if let handOverClientInputs {
-                    var clientInputs = clientInputs
-                    clientInputs.healthDays = health.side.drop.healthDays
-                    clientInputs.failedImports = health.side.drop.failedImports
-                    handOverClientInputs(clientInputs)
-                }
-                return (values, journal, health)
-            },
-            fork(withTasks: true),
-            other: { push in
-                try push.side.readNotificationPreferences()
-                try push.side.readPush()
-                debugRSS("ingest: push read")
-                return push
-            },
-            here: {
-                try self.readStatusEvents()
-                debugRSS("ingest: events read")
-            })
+        // Not `Result { … }`: its closure would keep the forks, which go to `run` whole.
+        let values: Fork
+        let journalDone: Fork
+        let healthDone: Fork
+        do {
+            (values, journalDone, healthDone) = try SideBySide.run(
+                (fork(withTasks: true), journal, health),
+                side: { [clientInputs] forks in
+                    let (values, journal, health) = forks
+                    try values.side.readValueEntries()
+                    try values.side.readInfoCards()
+                    debugRSS("ingest: values and cards read")
+                    health.side.aggregateHealth()
+                    debugRSS("ingest: health days")
+                    if let handOverClientInputs {
+                        var clientInputs = clientInputs
+                        clientInputs.healthDays = health.side.drop.healthDays
+                        clientInputs.failedImports = health.side.drop.failedImports
+                        handOverClientInputs(clientInputs)
+                    }
+                    return (values, journal, health)
+                },
+                here: {
+                    try self.readStatusEvents()
+                    debugRSS("ingest: events read")
+                })
+        } catch {
+            _ = pushSide.finish()  // the push thread is done with its fork before the error leaves
+            throw error
+        }
         join(values)
         drop.valueEntries = values.side.drop.valueEntries
         drop.infoCards = values.side.drop.infoCards
@@ -145,6 +155,12 @@ public final class DropIngestor {
         drop.healthDays = healthDone.side.drop.healthDays
         drop.failedImports = healthDone.side.drop.failedImports
         drop.healthFolderWarnings = healthDone.side.drop.healthFolderWarnings
+        // A task's id is its key in the id table: the table's keys are the ids.
+        drop.taskIDs = taskIDs.keys
+        if let handOverTaskInputs = options.taskInputs {
+            handOverTaskInputs(drop)
+        }
+        let push = try pushSide.finish().get()
         join(push)
         drop.notificationPreferences = push.side.drop.notificationPreferences
         drop.push = push.side.drop.push
@@ -157,8 +173,6 @@ public final class DropIngestor {
             }
             drop.push = pushed
         }
-        // A task's id is its key in the id table: the table's keys are the ids.
-        drop.taskIDs = taskIDs.keys
         options.progress?.reading(bytesDone: layout.totalBytes, rows: drop.rowsRead, force: true)
         return drop
     }

@@ -20,6 +20,12 @@ public struct IngestOptions: Sendable {
     /// the run's plan starts the client side on them, filling the core the
     /// events leave free. The drop handed over holds only those fields.
     public var clientInputs: Handover<IngestedDrop>?
+    /// Where ingest hands over everything but `push/` (tasks, their ids,
+    /// events, value entries, cards, journal, health days) as soon as it is
+    /// final, while the push exports are still being read: the task
+    /// outcomes, the days of activity and the event snapshot start on it.
+    /// Its accounts and rejects are not yet whole (push's join last).
+    public var taskInputs: Handover<IngestedDrop>?
 
     public init(asOf: Instant, selfSources: Set<String> = [], defaultTimezone: String? = nil) {
         self.asOf = asOf

@@ -63,7 +63,8 @@ public struct PipelineRunner {
     public static func ingest(
         input: String, config: PipelineConfig, asOf: ParsedInstant, retainRows: Bool = true, showProgress: Bool = false,
         hashInputs: Bool = true, hashWhileReading: Bool = true, reportHeaders: Bool = true,
-        clientInputs: Handover<IngestedDrop>? = nil, layoutOptions: DropLayout.Options = .init()
+        clientInputs: Handover<IngestedDrop>? = nil, taskInputs: Handover<IngestedDrop>? = nil,
+        layoutOptions: DropLayout.Options = .init()
     ) throws -> IngestedDrop {
         let layout = try DropLayout(root: input, options: layoutOptions)
         let progress = ProgressReporter(enabled: showProgress, totalBytes: showProgress ? layout.totalBytes : 0)
@@ -80,6 +81,7 @@ public struct PipelineRunner {
         options.hashWhileReading = hashWhileReading
         options.progress = progress
         options.clientInputs = clientInputs
+        options.taskInputs = taskInputs
         var drop = try DropIngestor(layout: layout, options: options).ingest()
         drop.unrecognizedFiles = layout.unrecognizedFiles
         if reportHeaders { noticeAccounts = drop.accounts }
@@ -367,16 +369,19 @@ public struct PipelineRunner {
         // only those of files it does not know.
         let digests = plan.stage("input digests", idle: true) { FileDigests.hex(of: hashPaths) }
         let clientInputs = plan.handover("client inputs", of: IngestedDrop.self)
-        let ingested = plan.stage("ingest", handingOver: clientInputs) { handOver in
+        let taskInputs = plan.handover("task inputs", of: IngestedDrop.self)
+        let ingested = plan.stage("ingest", handingOver: clientInputs, taskInputs) { client, tasks in
             try PipelineRunner.ingest(
                 input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false,
-                hashWhileReading: false, clientInputs: handOver,
+                hashWhileReading: false, clientInputs: client, taskInputs: tasks,
                 layoutOptions: DropLayout.Options(followLinks: followLinks))
         }
         let client = plan.stage("client facts", after: clientInputs) {
             FactsStage.clientSide($0, config: config, asOf: asOf)
         }
-        let outcomes = plan.stage("outcomes", after: ingested) { drop in
+        // The outcomes, the days of activity and the event snapshot need no
+        // push row: they start on the task inputs, while push/ is still read.
+        let outcomes = plan.stage("outcomes", after: taskInputs) { drop in
             stages.begin("compute")
             // From here on the facts and the writing, with the event snapshot
             // beside them, keep both cores busy: left in the idle class, what
@@ -384,10 +389,10 @@ public struct PipelineRunner {
             digests.prioritize()
             return TaskOutcomeCalculator.outcomes(drop, asOf: asOf.instant)
         }
-        let activity = plan.stage("activity days", after: ingested) { FactsStage.activityDays($0) }
+        let activity = plan.stage("activity days", after: taskInputs) { FactsStage.activityDays($0) }
         // The event snapshot reads tasks and their ids, not the rows behind
         // the outcomes: its copy of the drop does not keep those alive.
-        let tasks = plan.stage("tasks", after: ingested) { $0.withoutFactInputs() }
+        let tasks = plan.stage("tasks", after: taskInputs) { $0.withoutFactInputs() }
         let events = plan.stage("event snapshot", after: tasks, outcomes) { tasks, outcomes in
             try PipelineRunner.writeSnapshot(
                 "adherence_events", ReportTables.adherenceEvents(tasks, outcomes: outcomes, owned: nil),

@@ -43,10 +43,20 @@ enum SideBySide {
         return (mine, try theirs.get())
     }
 
+    /// Starts `side` on a thread of its own and returns at once, for a
+    /// caller with work of its own to do (and to hand on) before it needs the
+    /// side's result. The caller must `finish()` it on every path, errors
+    /// included: the side's state is the side's until then.
+    static func begin<State, Side>(
+        _ state: sending State, _ side: @escaping @Sendable (sending State) throws -> sending Side
+    ) -> Started<Side> {
+        start(state, side)
+    }
+
     /// A side job on a thread of its own; `finish()` waits for it and hands back its result.
-    private struct Started<Side> {
-        let outcome: Handoff<Result<Side, any Error>>
-        let done: DispatchSemaphore
+    struct Started<Side> {
+        fileprivate let outcome: Handoff<Result<Side, any Error>>
+        fileprivate let done: DispatchSemaphore
 
         func finish() -> sending Result<Side, any Error> {
             done.wait()

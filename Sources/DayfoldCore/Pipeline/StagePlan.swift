@@ -110,6 +110,20 @@ final class StagePlan: Sendable {
         }
     }
 
+    /// A stage of no inputs that hands over two values before it ends (see
+    /// the one-value form).
+    func stage<Early: Sendable, Later: Sendable, Value: Sendable>(
+        _ name: String, handingOver early: Stage<Early>, _ later: Stage<Later>,
+        _ body: @escaping @Sendable (Handover<Early>, Handover<Later>) throws -> Value
+    ) -> Stage<Value> {
+        declare(Stage<Value>(name, plan: self)) { stage in
+            let outcome = Result { try body(Handover(early), Handover(later)) }
+            early.finishUnlessHandedOver(outcome.map { _ in () }, by: name)
+            later.finishUnlessHandedOver(outcome.map { _ in () }, by: name)
+            stage.finish(outcome)
+        }
+    }
+
     /// A value that a stage hands over before it ends (see
     /// `stage(_:handingOver:_:)`); stages read it as any other.
     func handover<Value: Sendable>(_ name: String, of: Value.Type = Value.self) -> Stage<Value> {

@@ -12,7 +12,7 @@ public struct HealthMetric: Sendable {
     public var units: [UnitConversion]
     /// How one day's samples make the day's value.
     public var aggregate: DailyAggregate
-    /// Which sources give it and its columns in `client_days`.
+    /// Which sources give it (and so its columns in `client_days`).
     public var sources: MetricSources
     /// Whether its Progress rows carry a `total` (a sum of body masses means nothing).
     public var hasProgressTotal: Bool
@@ -25,35 +25,34 @@ public struct HealthMetric: Sendable {
         HealthMetric(
             name: "energy_kcal", healthKitType: "HKQuantityTypeIdentifierDietaryEnergyConsumed",
             units: [.same("kcal"), .same("Cal"), .divided("kJ", by: 4.184)], aggregate: .sum,
-            sources: .healthAndJournal(
-                health: "health_energy_kcal", journal: "journal_energy_kcal", chosen: "energy_kcal"),
+            sources: .healthAndJournal,
             hasProgressTotal: true),
         HealthMetric(
             name: "protein_g", healthKitType: "HKQuantityTypeIdentifierDietaryProtein",
             units: [.same("g"), .divided("mg", by: 1000), .divided("mcg", by: 1_000_000)], aggregate: .sum,
-            sources: .healthAndJournal(health: "health_protein_g", journal: "journal_protein_g", chosen: "protein_g"),
+            sources: .healthAndJournal,
             hasProgressTotal: true),
         HealthMetric(
             name: "carbs_g", healthKitType: "HKQuantityTypeIdentifierDietaryCarbohydrates",
             units: [.same("g"), .divided("mg", by: 1000), .divided("mcg", by: 1_000_000)], aggregate: .sum,
-            sources: .healthAndJournal(health: "health_carbs_g", journal: "journal_carbs_g", chosen: "carbs_g"),
+            sources: .healthAndJournal,
             hasProgressTotal: true),
         HealthMetric(
             name: "fat_g", healthKitType: "HKQuantityTypeIdentifierDietaryFatTotal",
             units: [.same("g"), .divided("mg", by: 1000), .divided("mcg", by: 1_000_000)], aggregate: .sum,
-            sources: .healthAndJournal(health: "health_fat_g", journal: "journal_fat_g", chosen: "fat_g"),
+            sources: .healthAndJournal,
             hasProgressTotal: true),
         HealthMetric(
             name: "water_ml", healthKitType: "HKQuantityTypeIdentifierDietaryWater",
             units: [.same("mL"), .multiplied("L", by: 1000), .multiplied("fl_oz_us", by: 29.5735)], aggregate: .sum,
-            sources: .health(column: "water_ml"), hasProgressTotal: true),
+            sources: .health, hasProgressTotal: true),
         HealthMetric(
             name: "steps", healthKitType: "HKQuantityTypeIdentifierStepCount", units: [.same("count")],
-            aggregate: .maxOfSourceSums, sources: .health(column: "steps"), hasProgressTotal: true),
+            aggregate: .maxOfSourceSums, sources: .health, hasProgressTotal: true),
         HealthMetric(
             name: "body_mass_kg", healthKitType: "HKQuantityTypeIdentifierBodyMass",
             units: [.same("kg"), .multiplied("lb", by: 0.45359237), .divided("g", by: 1000)],
-            aggregate: .latestByStart, sources: .health(column: "body_mass_kg"), hasProgressTotal: false),
+            aggregate: .latestByStart, sources: .health, hasProgressTotal: false),
     ]
 }
 
@@ -69,33 +68,26 @@ public enum DailyAggregate: Sendable {
     case latestByStart
 }
 
-/// Where the client day table takes a metric from, and its columns there.
+/// Where the client day table takes a metric from.
 public enum MetricSources: Sendable {
-    /// Health imports only: one column.
-    case health(column: String)
-    /// Health imports and the meal journal (the dietary metrics): a column
-    /// per source, and the analyst column of the value Progress would use
-    /// that day (SPEC §10). Progress asks the user's preferred source for it.
-    case healthAndJournal(health: String, journal: String, chosen: String)
+    /// Health imports only.
+    case health
+    /// Health imports and the meal journal (the dietary metrics). Progress
+    /// asks the user's preferred source for it.
+    case healthAndJournal
+}
 
-    /// The column of the health imports' value.
-    var healthColumn: String {
-        switch self {
-        case .health(let column), .healthAndJournal(let column, _, _): column
-        }
-    }
+extension HealthMetric {
+    /// The column of the health imports' value in `client_days`: the name,
+    /// or `health_<name>` when the journal gives it too.
+    var healthColumn: String { sources == .healthAndJournal ? "health_" + name : name }
 
     /// The column of the journal's value; nil for a health-only metric.
-    var journalColumn: String? {
-        guard case .healthAndJournal(_, let journal, _) = self else { return nil }
-        return journal
-    }
+    var journalColumn: String? { sources == .healthAndJournal ? "journal_" + name : nil }
 
-    /// The column of the chosen dietary value; nil for a health-only metric.
-    var chosenColumn: String? {
-        guard case .healthAndJournal(_, _, let chosen) = self else { return nil }
-        return chosen
-    }
+    /// The analyst column of the value Progress would use that day (SPEC
+    /// §10); nil for a health-only metric.
+    var chosenColumn: String? { sources == .healthAndJournal ? name : nil }
 }
 
 /// A unit a metric's samples may carry and how a value in it becomes a value

@@ -46,8 +46,7 @@ public struct Metric: Hashable, Sendable, CaseIterable, CustomStringConvertible 
     /// Whether the meal journal also gives it (the dietary metrics: Progress
     /// then asks the user's preferred source, SPEC §6).
     var isDietary: Bool {
-        if case .healthAndJournal = descriptor.sources { return true }
-        return false
+        descriptor.sources == .healthAndJournal
     }
 
     /// Its index in a day's journal `Nutrients`; nil when the journal does not give it.

@@ -72,7 +72,7 @@ extension ReportTables {
     /// The client day table's dietary fields (SPEC §10), after the health
     /// columns and `as_of`: each journal metric's chosen value, then its source.
     static let dietaryFields =
-        HealthMetric.registry.compactMap(\.sources.chosenColumn).map { field($0, .double, nullable: true) }
+        HealthMetric.registry.compactMap(\.chosenColumn).map { field($0, .double, nullable: true) }
         + [field("dietary_source", .string, nullable: true)]
 
     /// Appends a `dietary_source` cell: the source's name, or NULL.

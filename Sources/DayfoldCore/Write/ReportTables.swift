@@ -177,9 +177,9 @@ public enum ReportTables {
         [
             field("user_id", .string), field("local_date", .date), field("timezone", .string),
             field("journal_entries", .int64),
-        ] + HealthMetric.registry.compactMap(\.sources.journalColumn).map { field($0, .double, nullable: true) }
+        ] + HealthMetric.registry.compactMap(\.journalColumn).map { field($0, .double, nullable: true) }
         + [field("health_records", .int64)]
-        + HealthMetric.registry.map { field($0.sources.healthColumn, .double, nullable: true) } + [asOfField]
+        + HealthMetric.registry.map { field($0.healthColumn, .double, nullable: true) } + [asOfField]
         + dietaryFields
 
     public static func clientDays(_ result: RunResult) -> OutputTable {

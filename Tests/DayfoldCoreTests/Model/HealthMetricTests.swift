@@ -19,9 +19,9 @@ import Testing
         let names = ReportTables.clientDayFields.map(\.name)
         #expect(names == Self.clientDayColumns)
         for metric in HealthMetric.registry {
-            #expect(names.contains(metric.sources.healthColumn), "\(metric.name) has no client_days column")
-            if let journal = metric.sources.journalColumn { #expect(names.contains(journal)) }
-            if let chosen = metric.sources.chosenColumn { #expect(names.contains(chosen)) }
+            #expect(names.contains(metric.healthColumn), "\(metric.name) has no client_days column")
+            if let journal = metric.journalColumn { #expect(names.contains(journal)) }
+            if let chosen = metric.chosenColumn { #expect(names.contains(chosen)) }
         }
         #expect(Set(names).count == names.count)
     }

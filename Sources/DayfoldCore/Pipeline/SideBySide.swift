@@ -15,42 +15,11 @@ enum SideBySide {
         _ state: sending State, side: @escaping @Sendable (sending State) throws -> sending Side,
         here: () throws -> Void
     ) throws -> sending Side {
-        let started = start(state, side)
+        let started = begin(state, side)
         let mine = Result { try here() }
         let theirs = started.finish()
         try mine.get()
         return try theirs.get()
-    }
-
-    /// Three pieces of work at once: `side` and `other` each on a thread of
-    /// its own with its own state, `here` on the calling thread. Throws
-    /// `here`'s error first, then `side`'s, then `other`'s.
-    static func run<State, Side, OtherState, Other>(
-        _ state: sending State, side: @escaping @Sendable (sending State) throws -> sending Side,
-        _ otherState: sending OtherState, other: @escaping @Sendable (sending OtherState) throws -> sending Other,
-        here: () throws -> Void
-    ) throws -> sending (Side, Other) {
-        let started = start(otherState, other)
-        // Not `Result { … }`: its closure would keep `state`, which goes to `run` whole.
-        let mine: Side
-        do {
-            mine = try run(state, side: side, here: here)
-        } catch {
-            _ = started.finish()  // the other thread is done with its state before the error leaves
-            throw error
-        }
-        let theirs = started.finish()
-        return (mine, try theirs.get())
-    }
-
-    /// Starts `side` on a thread of its own and returns at once, for a
-    /// caller with work of its own to do (and to hand on) before it needs the
-    /// side's result. The caller must `finish()` it on every path, errors
-    /// included: the side's state is the side's until then.
-    static func begin<State, Side>(
-        _ state: sending State, _ side: @escaping @Sendable (sending State) throws -> sending Side
-    ) -> Started<Side> {
-        start(state, side)
     }
 
     /// A side job on a thread of its own; `finish()` waits for it and hands back its result.
@@ -65,7 +34,11 @@ enum SideBySide {
         }
     }
 
-    private static func start<State, Side>(
+    /// Starts `side` on a thread of its own and returns at once, for a
+    /// caller with work of its own to do (and to hand on) before it needs the
+    /// side's result. The caller must `finish()` it on every path, errors
+    /// included: the side's state is the side's until then.
+    static func begin<State, Side>(
         _ state: sending State, _ side: @escaping @Sendable (sending State) throws -> sending Side
     ) -> Started<Side> {
         let handed = Handoff(state)

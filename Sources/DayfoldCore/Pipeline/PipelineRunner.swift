@@ -269,15 +269,15 @@ public struct PipelineRunner {
         let stages = ProgressReporter(enabled: showProgress, totalBytes: 1)
         defer { stages.finish() }
         let plan = StagePlan(keepingValuesUntilExit: keepMemoryUntilExit)
-        let written = declareWholeRun(
+        let declared = declareWholeRun(
             plan, hashPaths: hashPaths, publisher: publisher, stages: stages)
         plan.run()
         // Every stage that writes into the staging folder is waited for
         // before any error is thrown (it is removed on the way out); an
         // error of ingest is the input's, the others are the writing's.
-        let outputs = written.outputs.result()
-        let events = written.events.result()
-        if let error = written.ingested.failure {
+        let outputs = declared.outputs.result()
+        let events = declared.events.result()
+        if let error = declared.ingested.failure {
             publisher.abandon()
             throw error
         }
@@ -288,7 +288,7 @@ public struct PipelineRunner {
         do {
             let (facts, tables) = try outputs.get()
             drop = facts.result.drop
-            let clock = [started, written.ingested.finishedAt, written.facts.finishedAt, Date()].map { $0 ?? started }
+            let clock = [started, declared.ingested.finishedAt, declared.facts.finishedAt, Date()].map { $0 ?? started }
             timings += zip(["ingest", "compute", "write"], zip(clock, clock.dropFirst())).map {
                 ($0, $1.1.timeIntervalSince($1.0))
             }
@@ -296,11 +296,11 @@ public struct PipelineRunner {
             outputs += try copyLastStep(outputs, publisher: publisher)
             outputs.sort { bytesLess($0.0, $1.0) }
             var runWarnings = facts.warnings
-            let (digests, verified) = digestPlan.combine(try written.digests.result().get())
+            let (digests, verified) = digestPlan.combine(try declared.digests.result().get())
             let (hashedInputs, changed) = PipelineRunner.digested(drop.accounts, files: inputFiles, digests: digests)
             runWarnings += verified + changed
             warnings = runWarnings
-            if let collector = written.collector {
+            if let collector = declared.collector {
                 // Timed alone: the laps before it include the wait for the input digests.
                 let reportStarted = Date()
                 let summary = HTMLRunSummary(

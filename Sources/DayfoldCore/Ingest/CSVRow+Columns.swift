@@ -29,6 +29,8 @@ extension CSVPeek {
     func hash(_ column: some ExportColumns) -> UInt64? { hash(column.rawValue) }
     func date(_ column: some ExportColumns) -> LocalDate? { date(column.rawValue) }
     func instant(_ column: some ExportColumns) -> ParsedInstant? { instant(column.rawValue) }
+    func isInstantOrNull(_ column: some ExportColumns) -> Bool { isInstantOrNull(column.rawValue) }
+    func fingerprint(_ column: some ExportColumns) -> UInt64? { fingerprint(column.rawValue) }
     func status(_ column: some ExportColumns) -> TaskStatus? { status(column.rawValue) }
     func number(_ column: some ExportColumns) -> InputNumber? { number(column.rawValue) }
     func combine(_ column: some ExportColumns, into key: inout Fingerprint) { combine(column.rawValue, into: &key) }

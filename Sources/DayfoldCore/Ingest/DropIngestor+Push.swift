@@ -3,7 +3,8 @@
 /// the ids resolved once: a delivery names its kept intent (after the
 /// idempotency-key merge) and installation, a receipt its kept delivery.
 ///
-/// Ids are fingerprinted (64 bits, as the instances' idempotency keys are):
+/// Ids are fingerprinted (64 bits, as the instances' idempotency keys are,
+/// on the file's preparing thread: `IntentFields`):
 /// per id a dense index in a `FingerprintMap` — one probe, no bytes kept —
 /// and per index what the later kinds need (the kept row, or that only
 /// ignored rows had it), so a row costs no String and no Dictionary of
@@ -103,13 +104,6 @@ extension DropIngestor {
         return ids
     }
 
-    /// The fingerprint a push id is looked up by.
-    static func fingerprint(_ id: ArraySlice<UInt8>) -> UInt64 {
-        var print = Fingerprint()
-        print.combine(id)
-        return print.value
-    }
-
     /// The ids of one push kind, fingerprinted, and per id what the kinds
     /// that name it need: the kept row it resolves to, or — when its only
     /// rows were ignored for T — whom they were for (rows naming it are
@@ -123,8 +117,9 @@ extension DropIngestor {
         var ignoredFor: [Int32] = []
         static let pending: Int32 = -2
 
-        mutating func intern(_ id: ArraySlice<UInt8>) -> Int {
-            let index = Int(table.intern(DropIngestor.fingerprint(id)).index)
+        /// The index of the id with fingerprint `print`, added when new.
+        mutating func intern(_ print: UInt64) -> Int {
+            let index = Int(table.intern(print).index)
             if index == kept.count {
                 kept.append(-1)
                 ignoredFor.append(-1)
@@ -133,7 +128,10 @@ extension DropIngestor {
         }
 
         /// The index of an id seen before, nil otherwise.
-        func find(_ id: ArraySlice<UInt8>) -> Int? { table[DropIngestor.fingerprint(id)].map { Int($0) } }
+        func find(_ print: UInt64) -> Int? { table[print].map { Int($0) } }
+
+        /// A row a few rows on will look up the id with fingerprint `print`.
+        mutating func expectLookup(_ print: UInt64) { table.expectLookup(print) }
 
         /// A row of the id was ignored (it counts only while no row of the id is kept).
         mutating func ignored(_ index: Int, for owner: Int32) {
@@ -179,42 +177,45 @@ extension DropIngestor {
         // Sized from the files up front: regrowing the id tables re-inserted
         // every key and regrowing the arrays copied them (a quarter of this
         // loop's time on a 1 GB drop).
-        let rows = expectedRows(layout.pushIntents, bytesPerRow: 400)
+        let rows = expectedRows(layout.pushIntents, bytesPerRow: 330)
         ids.reserve(rows)
         keys.reserve(rows)
         candidates.reserveCapacity(roomForRows(layout.pushIntents, shortestRow: 200))
         candidateIDs.reserveCapacity(36 * rows)
         var recipientZones: [Int32: UserZones.PushZoneSource] = [:]
-        let sinceReminder = Array("DAILY_EXECUTION".utf8)
         // Read per row: a copied `Relationship` retained and released its Strings.
         let endedOnOf = drop.relationships.map(\.endedOn)
+        let prepare = IntentFields.preparing(relationshipLookup, taskIDs: taskIDs, taskOfID: taskOfID)
+        // The tables the loop and its look-ahead share (moved in, so a
+        // write copies nothing; moved back out after the loop).
+        let tables = LoopState((ids: consume ids, keys: consume keys))
+        let ahead: (IntentFields) -> Void = { row in
+            if let id = row.id { tables.value.ids.expectLookup(id) }
+            if let key = row.idempotencyKey { tables.value.keys.expectLookup(key) }
+        }
         for file in layout.pushIntents {
-            try readCSV(file, Column.self) { row, account in
-                let id = row.slice(Column.id)
+            try readCSV(file, Column.self, prepare: prepare, ahead: ahead) { row, account, prepared in
+                let id = prepared.id
                 if id == nil { row.failMissing(Column.id) }
                 let recipient = row.slice(Column.recipientUserID)
                 if recipient == nil { row.failMissing(Column.recipientUserID) }
                 let category = row.choiceIndex(Column.category, .pushCategory)
-                let key = row.slice(Column.idempotencyKey)
+                let key = prepared.idempotencyKey
                 if key == nil { row.failMissing(Column.idempotencyKey) }
-                let scheduled = row.instant(Column.scheduledFor)
+                let scheduled = prepared.scheduledFor ?? row.instant(Column.scheduledFor)
                 let status = row.choiceIndex(Column.status, .intentStatus)
-                let relationshipID = row.slice(Column.relationshipID)
-                let context = row.slice(Column.sourceContext)
-                let record = row.slice(Column.sourceRecordID)
-                _ = row.instant(Column.expiresAt)
-                _ = row.instant(Column.cancelledAt)
-                let created = row.instant(Column.createdAt)
-                var relationship: Int?
-                if let relationshipID {
-                    relationship = self.relationship(relationshipID)
-                    if relationship == nil { row.fail("unknown_relationship") }
+                if !prepared.unusedInstantsValid {
+                    _ = row.instant(Column.expiresAt)
+                    _ = row.instant(Column.cancelledAt)
                 }
+                let created = prepared.createdAt ?? row.instant(Column.createdAt)
+                let relationship = prepared.relationship
+                if relationship == nil, row.has(Column.relationshipID) { row.fail("unknown_relationship") }
                 guard row.rejectReason == nil, let id, let recipient, let category, let key, let scheduled,
                     let status
                 else { return }
                 let user = push.users.intern(recipient).index
-                let idIndex = ids.intern(id)
+                let idIndex = tables.value.ids.intern(id)
                 // Ignored: created after T, or scheduled (the recipient's
                 // local date) after its relationship's `ended_on`.
                 var ignored = created.map { isAfterAsOf($0.instant) } ?? false
@@ -229,28 +230,26 @@ extension DropIngestor {
                 }
                 if ignored {
                     row.fate = .ignored
-                    ids.ignored(idIndex, for: user)
+                    tables.value.ids.ignored(idIndex, for: user)
                     return
                 }
-                var task: Int?
-                if let record, let found = taskIDs.find(record), case .accepted(let index, _) = taskOfID[Int(found)] {
-                    task = index
-                }
                 let start = candidateIDs.count
-                candidateIDs.append(contentsOf: id)
+                if let idBytes = row.slice(Column.id) { candidateIDs.append(contentsOf: idBytes) }
                 candidates.append(
                     Candidate(
-                        account: account, id: idIndex, key: keys.intern(Self.fingerprint(key)).index,
+                        account: account, id: idIndex, key: tables.value.keys.intern(key).index,
                         idBytes: start..<candidateIDs.count,
                         intent: PushIntent(
                             id: -1, recipient: user, category: PushCategory.allCases[category],
                             status: Choices.intentStatusOfChoice[status], scheduledFor: scheduled.instant,
-                            relationship: relationship,
-                            remindsTask: context.map { $0.elementsEqual(sinceReminder) } ?? false, task: task)))
+                            relationship: relationship, remindsTask: prepared.remindsTask, task: prepared.task)))
                 // A kept copy of the id: deliveries naming it are not ignored.
-                ids.candidate(idIndex)
+                tables.value.ids.candidate(idIndex)
             }
         }
+        ids = tables.value.ids
+        keys = tables.value.keys
+        tables.value = (PushIDs(), FingerprintMap())
         var lastOfID = [Int32](repeating: -1, count: ids.kept.count)
         for (position, candidate) in candidates.enumerated() { lastOfID[candidate.id] = Int32(position) }
         var lastOfKey = [Int32](repeating: -1, count: keys.count)
@@ -310,31 +309,39 @@ extension DropIngestor {
         var candidates: [Candidate] = []
         var candidateIDs: [UInt8] = []
         var ids = PushIDs()
-        let rows = expectedRows(layout.pushDeliveries, bytesPerRow: 200)
+        let rows = expectedRows(layout.pushDeliveries, bytesPerRow: 165)
         ids.reserve(rows)
         candidates.reserveCapacity(roomForRows(layout.pushDeliveries, shortestRow: 100))
         candidateIDs.reserveCapacity(36 * rows)
         // Per installation its user, read per row (a copied installation retained its Strings).
         let installationUsers = push.installations.map(\.user)
         let recipients = push.intents.map(\.recipient)
+        let prepare = DeliveryFields.preparing()
+        // The delivery ids the loop and its look-ahead share (see `readIntents`).
+        let table = LoopState(consume ids)
+        let intentsAhead = LoopState(intents)
+        let ahead: (DeliveryFields) -> Void = { row in
+            if let id = row.id { table.value.expectLookup(id) }
+            if let intent = row.intentID { intentsAhead.value.expectLookup(intent) }
+        }
         for file in layout.pushDeliveries {
-            try readCSV(file, Column.self) { row, account in
-                let id = row.slice(Column.id)
+            try readCSV(file, Column.self, prepare: prepare, ahead: ahead) { row, account, prepared in
+                let id = prepared.id
                 if id == nil { row.failMissing(Column.id) }
-                let intentID = row.slice(Column.intentID)
+                let intentID = prepared.intentID
                 if intentID == nil { row.failMissing(Column.intentID) }
                 let installationID = row.slice(Column.installationID)
                 if installationID == nil { row.failMissing(Column.installationID) }
                 let provider = row.choiceIndex(Column.provider, .pushProvider)
                 let status = row.choiceIndex(Column.status, .deliveryStatus)
                 let attempts = row.integer(Column.attemptCount)
-                _ = row.instant(Column.nextRetryAt)
+                if !prepared.unusedInstantsValid { _ = row.instant(Column.nextRetryAt) }
                 // Codes are on failed rows only: their text is read then.
                 let errorClass =
                     row.has(Column.lastErrorCode) ? row.text(Column.lastErrorCode).flatMap(PushErrorClass.known) : nil
-                let sent = row.instant(Column.sentAt)
-                _ = row.instant(Column.deliveredAt)
-                let failed = row.instant(Column.failedAt)
+                let sent = prepared.sentAt ?? row.instant(Column.sentAt)
+                if !prepared.unusedInstantsValid { _ = row.instant(Column.deliveredAt) }
+                let failed = prepared.failedAt ?? row.instant(Column.failedAt)
                 guard row.rejectReason == nil, let id, let intentID, let installationID, let provider, let status
                 else { return }
                 let intentIndex = intents.find(intentID)
@@ -347,14 +354,14 @@ extension DropIngestor {
                 let installation = Int(entry)
                 let recipient = intent.map { recipients[$0] } ?? ignoredRecipient
                 guard installationUsers[installation] == recipient else { return row.fail("recipient_mismatch") }
-                let idIndex = ids.intern(id)
+                let idIndex = table.value.intern(id)
                 guard let intent, !(sent.map { isAfterAsOf($0.instant) } ?? false) else {
                     row.fate = .ignored
-                    ids.ignored(idIndex, for: 0)
+                    table.value.ignored(idIndex, for: 0)
                     return
                 }
                 let start = candidateIDs.count
-                candidateIDs.append(contentsOf: id)
+                if let idBytes = row.slice(Column.id) { candidateIDs.append(contentsOf: idBytes) }
                 candidates.append(
                     Candidate(
                         account: account, id: idIndex, idBytes: start..<candidateIDs.count,
@@ -363,9 +370,11 @@ extension DropIngestor {
                             provider: PushProvider.allCases[provider], status: PushDeliveryStatus.allCases[status],
                             attemptCount: attempts, knownErrorClass: errorClass, sentAt: sent?.instant,
                             failedAt: failed?.instant)))
-                ids.candidate(idIndex)
+                table.value.candidate(idIndex)
             }
         }
+        ids = table.value
+        table.value = PushIDs()
         var lastOfID = [Int32](repeating: -1, count: ids.kept.count)
         for (position, candidate) in candidates.enumerated() { lastOfID[candidate.id] = Int32(position) }
         /// (kept intent, installation) as one integer, spread by a bijective
@@ -413,14 +422,22 @@ extension DropIngestor {
         var seen = FingerprintMap()
         seen.reserve(expectedRows(layout.pushReceipts, bytesPerRow: 170))
         push.receipts.reserveCapacity(roomForRows(layout.pushReceipts, shortestRow: 90))
+        let prepare = ReceiptFields.preparing()
+        // The receipt ids seen, shared by the loop and its look-ahead (see `readIntents`).
+        let seenIDs = LoopState(consume seen)
+        let deliveriesAhead = LoopState(deliveries)
+        let ahead: (ReceiptFields) -> Void = { row in
+            if let id = row.id { seenIDs.value.expectLookup(id) }
+            if let delivery = row.deliveryID { deliveriesAhead.value.expectLookup(delivery) }
+        }
         for file in layout.pushReceipts {
-            try readCSV(file, Column.self) { row, _ in
+            try readCSV(file, Column.self, prepare: prepare, ahead: ahead) { row, _, prepared in
                 let id = row.slice(Column.id)
                 if id == nil { row.failMissing(Column.id) }
-                let deliveryID = row.slice(Column.deliveryID)
+                let deliveryID = prepared.deliveryID
                 if deliveryID == nil { row.failMissing(Column.deliveryID) }
                 let status = row.choiceIndex(Column.receiptStatus, .receiptStatus)
-                let received = row.instant(Column.receivedAt)
+                let received = prepared.receivedAt ?? row.instant(Column.receivedAt)
                 _ = row.choiceIndex(Column.provider, .pushProvider)
                 let code = row.has(Column.providerErrorCode) ? row.text(Column.providerErrorCode) : nil
                 guard row.rejectReason == nil, let id, let deliveryID, let status, let received else { return }
@@ -433,7 +450,7 @@ extension DropIngestor {
                     row.fate = .ignored
                     return
                 }
-                guard seen.intern(Self.fingerprint(id)).isNew else {
+                guard let print = prepared.id, seenIDs.value.intern(print).isNew else {
                     row.fate = .duplicate
                     return
                 }

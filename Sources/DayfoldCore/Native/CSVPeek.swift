@@ -69,6 +69,20 @@ struct CSVPeek {
         field(column).flatMap { InstantParser.parseInput(bytes, field: $0) }
     }
 
+    /// Whether the field is NULL or an input instant (its value unused).
+    func isInstantOrNull(_ column: Int) -> Bool {
+        field(column).map { InstantParser.parseInput(bytes, field: $0) != nil } ?? true
+    }
+
+    /// The field's `Fingerprint` (nil for NULL): the value a fingerprint of
+    /// the same bytes taken from a slice has.
+    func fingerprint(_ column: Int) -> UInt64? {
+        guard let field = field(column) else { return nil }
+        var print = Fingerprint()
+        print.combine(bytes, field: field)
+        return print.value
+    }
+
     /// The field as a task status (nil for NULL or another word).
     func status(_ column: Int) -> TaskStatus? { field(column).flatMap { TaskStatus.named(bytes, field: $0) } }
 

@@ -63,25 +63,29 @@ extension DropIngestor {
         keys.value.reserve(expected)
         let room = roomForRows(layout.instances, shortestRow: 200)
         candidates.reserveCapacity(room)
+        // Zones, kinds and schemas are a handful of texts that every row
+        // repeats: each is found by the fingerprint the preparing thread
+        // took of it (`InstanceFields`), so this thread does not read the
+        // texts (comparing them was a cache miss a column, the record's
+        // bytes being new to this core), only a text seen for the first time.
         var kinds = ByteInterner()
-        var zoneNames = ByteKeyTable()
+        var kindOfPrint = FingerprintMap()
+        var zoneOfPrint = FingerprintMap()
         var zoneOfName: [ZoneID?] = []
         var invalidSchemas = 0
-        // A drop uses a handful of distinct schemas: each text is scanned once.
-        var schemaTexts = ByteKeyTable()
-        var schemaOfText: [ActionSchema] = []
-        func schema(_ text: ArraySlice<UInt8>?) -> ActionSchema {
-            guard let text else { return ActionSchema(nil) }
-            guard schemaOfText.count < 4096 || schemaTexts.find(text) != nil else { return ActionSchema(text) }
-            let (key, isNew) = schemaTexts.intern(text)
-            if isNew { schemaOfText.append(ActionSchema(text)) }
-            return schemaOfText[Int(key)]
+        // Each distinct schema text is scanned once (up to 4096 of them; a
+        // drop with more has each further one scanned on every row).
+        var schemaOfPrint = FingerprintMap()
+        var schemas: [ActionSchema] = []
+        func schema(_ print: UInt64?, _ row: CSVRow) -> ActionSchema {
+            guard let print else { return ActionSchema(nil) }
+            if let known = schemaOfPrint[print] { return schemas[Int(known)] }
+            let scanned = ActionSchema(row.slice(InstanceColumn.actionSchema))
+            guard schemas.count < 4096 else { return scanned }
+            schemaOfPrint[print] = Int32(schemas.count)
+            schemas.append(scanned)
+            return scanned
         }
-        // Zones, kinds and schemas repeat from row to row: the recent ones
-        // are found without hashing them.
-        var recentZones = RecentKeys<Int32>()
-        var recentKinds = RecentKeys<Int32>()
-        var recentSchemas = RecentKeys<ActionSchema>()
         let prepare = InstanceFields.preparing(relationshipLookup)
         // A few rows ahead: the tables are told which id and key the row will look up.
         let ahead = { (row: InstanceFields) in
@@ -105,22 +109,15 @@ extension DropIngestor {
                     return row.failMissing(InstanceColumn.relationshipID)
                 }
                 guard let date = prepared.date ?? row.date(InstanceColumn.localDate) else { return }
-                guard let zoneName = row.range(InstanceColumn.timezone) else {
-                    return row.failMissing(InstanceColumn.timezone)
-                }
-                let zoneKey = recentZones.value(for: bytes, field: zoneName) {
-                    let (zoneKey, isNewZone) = zoneNames.intern(bytes, field: zoneName)
-                    if isNewZone {
-                        zoneOfName.append(drop.zones.id(named: String(decoding: bytes[zoneName], as: UTF8.self)))
-                    }
-                    return zoneKey
+                guard let zonePrint = prepared.zone else { return row.failMissing(InstanceColumn.timezone) }
+                let (zoneKey, isNewZone) = zoneOfPrint.intern(zonePrint)
+                if isNewZone {
+                    zoneOfName.append(row.text(InstanceColumn.timezone).flatMap { drop.zones.id(named: $0) })
                 }
                 guard let zone = zoneOfName[Int(zoneKey)] else {
                     return row.fail("unknown_timezone:timezone")
                 }
-                guard let kind = row.range(InstanceColumn.taskKind) else {
-                    return row.failMissing(InstanceColumn.taskKind)
-                }
+                guard let kindPrint = prepared.kind else { return row.failMissing(InstanceColumn.taskKind) }
                 guard row.has(InstanceColumn.sourceKey) else { return row.failMissing(InstanceColumn.sourceKey) }
                 guard let status = prepared.status ?? row.status(InstanceColumn.status) else { return }
                 if !prepared.instantsValid {
@@ -133,17 +130,19 @@ extension DropIngestor {
                     row.fail("unknown_relationship")
                     return
                 }
-                let schema =
-                    row.range(InstanceColumn.actionSchema).map { text in
-                        recentSchemas.value(for: bytes, field: text) { schema(Array(bytes[text])[...]) }
-                    } ?? schema(nil)
+                let schema = schema(prepared.schema, row)
                 if !schema.valid { invalidSchemas += 1 }
+                let (kindKey, isNewKind) = kindOfPrint.intern(kindPrint)
+                if isNewKind, let kind = row.range(InstanceColumn.taskKind) {
+                    // Kinds are interned in order of first sight, as their fingerprints are.
+                    _ = kinds.intern(bytes, field: kind)
+                }
                 let key = keys.value.intern(idempotencyKey).index
                 candidates.append(
                     InstanceCandidate(
                         idKey: taskIDKey(bytes, field: id, hash: prepared.idHash), idempotencyKey: key,
                         relationship: relationship, date: date, zone: zone,
-                        kind: recentKinds.value(for: bytes, field: kind) { kinds.intern(bytes, field: kind) },
+                        kind: kindKey,
                         status: status,
                         schema: schema, account: account))
             }
@@ -230,6 +229,11 @@ struct InstanceFields: Sendable {
     var instantsValid = false
     /// The idempotency key, when relationship, date, kind and source key are all there.
     var key: UInt64?
+    /// Fingerprints of the time zone name, task kind and action schema
+    /// texts (nil for NULL): the reading thread resolves each text by it.
+    var zone: UInt64?
+    var kind: UInt64?
+    var schema: UInt64?
 
     static func preparing(_ relationships: RelationshipLookup) -> @Sendable (CSVPeek) -> InstanceFields {
         { row in
@@ -240,6 +244,9 @@ struct InstanceFields: Sendable {
             fields.relationship = row.relationship(InstanceColumn.relationshipID, in: relationships)
             fields.date = row.date(InstanceColumn.localDate)
             fields.status = row.status(InstanceColumn.status)
+            fields.zone = row.fingerprint(InstanceColumn.timezone)
+            fields.kind = row.fingerprint(InstanceColumn.taskKind)
+            fields.schema = row.fingerprint(InstanceColumn.actionSchema)
             fields.instantsValid = InstanceColumn.checkedInstants.allSatisfy { column in
                 row.field(column) == nil || row.instant(column) != nil
             }

@@ -112,6 +112,68 @@ import Testing
                 ].sorted(), "\(rejects)")
     }
 
+    /// A row with several bad fields is rejected for the first of them in
+    /// column order, whichever thread parsed each (ids, instants and the
+    /// relationship are parsed on the file's preparing thread, the rest
+    /// where the row is decided; `IntentFields`).
+    @Test func aRowIsRejectedForItsFirstBadColumn() throws {
+        var push = PushDrop()
+        push.installation("i1")
+        push.intent("n1")
+        let intentHeader =
+            "id,recipient_user_id,category,idempotency_key,scheduled_for,status,relationship_id,expires_at,"
+            + "cancelled_at,created_at"
+        push.extra["push/intents/b.csv"] = PushDrop.csv(
+            intentHeader,
+            [
+                "n2,u1,MESSAGE,k2,2026-03-05T10:00:00Z,SENT,r9,soon,later,never",  // line 2: relationship last
+                "n3,u1,MESSAGE,k3,2026-03-05T10:00:00Z,SENT,,2026-03-06,later,never",  // line 3: expires_at
+                "n4,u1,MESSAGE,k4,2026-03-05T10:00:00Z,SENT,,,later,never",  // line 4: cancelled_at
+                "n5,u1,MESSAGE,k5,2026-03-05T10:00:00Z,SENT,,,,never",  // line 5: created_at
+                "n6,u1,BOGUS,k6,tuesday,SENT,,,,",  // line 6: category before scheduled_for
+                "n7,u1,MESSAGE,,tuesday,SENT,,,,",  // line 7: idempotency_key before scheduled_for
+                ",u1,MESSAGE,,tuesday,SENT,,,,",  // line 8: id first
+                "n9,u1,MESSAGE,k9,2026-03-05T10:00:00Z,SENT,r9,,,",  // line 9: only the relationship
+            ])
+        let deliveryHeader =
+            "id,intent_id,installation_id,provider,status,attempt_count,next_retry_at,sent_at,delivered_at,failed_at"
+        push.extra["push/deliveries/b.csv"] = PushDrop.csv(
+            deliveryHeader,
+            [
+                "d1,n1,i1,EXPO,SENT,1,soon,then,later,never",  // line 2: next_retry_at
+                "d2,n1,i1,EXPO,SENT,1,,then,later,never",  // line 3: sent_at
+                "d3,n1,i1,EXPO,SENT,1,,,later,never",  // line 4: delivered_at
+                "d4,n1,i1,EXPO,SENT,1,,,,never",  // line 5: failed_at
+                "d5,,i1,EXPO,SENT,1,soon,,,",  // line 6: intent_id before next_retry_at
+            ])
+        push.extra["push/receipts/b.csv"] = PushDrop.csv(
+            PushDrop.receiptHeader,
+            [
+                ",d9,OK,whenever,",  // line 2: id first
+                "x2,,OK,whenever,",  // line 3: delivery_id
+                "x3,d9,MAYBE,whenever,",  // line 4: receipt_status before received_at
+                "x4,d9,OK,whenever,",  // line 5: received_at
+            ])
+        let drop = try HandMadeDrop(push.files)
+        defer { drop.remove() }
+        let (_, rejects) = try drop.validate(asOf: Self.asOf)
+        #expect(
+            rejects.sorted()
+                == [
+                    "push/intents/b.csv:2 bad_instant:expires_at", "push/intents/b.csv:3 bad_instant:expires_at",
+                    "push/intents/b.csv:4 bad_instant:cancelled_at", "push/intents/b.csv:5 bad_instant:created_at",
+                    "push/intents/b.csv:6 unknown_status:category",
+                    "push/intents/b.csv:7 missing_column:idempotency_key", "push/intents/b.csv:8 missing_column:id",
+                    "push/intents/b.csv:9 unknown_relationship",
+                    "push/deliveries/b.csv:2 bad_instant:next_retry_at", "push/deliveries/b.csv:3 bad_instant:sent_at",
+                    "push/deliveries/b.csv:4 bad_instant:delivered_at", "push/deliveries/b.csv:5 bad_instant:failed_at",
+                    "push/deliveries/b.csv:6 missing_column:intent_id",
+                    "push/receipts/b.csv:2 missing_column:id", "push/receipts/b.csv:3 missing_column:delivery_id",
+                    "push/receipts/b.csv:4 unknown_status:receipt_status",
+                    "push/receipts/b.csv:5 bad_instant:received_at",
+                ].sorted(), "\(rejects)")
+    }
+
     /// Per file: (rows_read, accepted, duplicate, ignored, rejected), from the line comments above.
     @Test func everyRowIsCountedOnceInItsFile() throws {
         let drop = try HandMadeDrop(Self.drop.files)

@@ -98,3 +98,13 @@ static inline int dayfold_advise_huge_pages(void *start, size_t bytes) {
     return -1;
 #endif
 }
+
+/* O_DIRECT (a GNU extension of open(2)'s flags, which Swift's Glibc module
+   leaves out): the flag that writes a file without the page cache, or 0
+   where there is none (the open then goes through the cache). */
+#if defined(__linux__)
+#include <fcntl.h>
+static const int dayfold_open_direct = __O_DIRECT;
+#else
+static const int dayfold_open_direct = 0;
+#endif

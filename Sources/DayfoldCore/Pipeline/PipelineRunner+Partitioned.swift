@@ -67,7 +67,8 @@ extension PipelineRunner {
                 {
                     let table = build()
                     let path = partFolder + "/\(table.name).csv"
-                    let (rows, digest) = try TableWriters.writeCSV(table, to: path, guardFormulas: false)
+                    let (rows, digest) = try TableWriters.writeCSV(
+                        table, to: path, guardFormulas: false, readBack: true)
                     return (table.name, table.fields, (try? SystemCall.status(path).size) ?? -1, rows, digest)
                 }
             }

@@ -6,7 +6,7 @@ import Foundation
 /// tab or CR, and not a number) get a leading `'`: the CSV-injection guard.
 public final class CSVReportWriter {
     private var buffer: [UInt8] = []
-    private let handle: FileHandle
+    private let file: OutputFile
     private let path: String
     public private(set) var rows = 0
     /// The SHA-256 of every byte written, taken as it is written (the
@@ -16,15 +16,19 @@ public final class CSVReportWriter {
     /// False for internal spill files, which must read back the exact values.
     private let guardFormulas: Bool
 
-    public init(path: String, header: [String], guardFormulas: Bool = true) throws {
+    /// `readBack`: the run reads the file again (a partition's spill), so
+    /// it is written through the page cache (see `OutputFile`).
+    public init(path: String, header: [String], guardFormulas: Bool = true, readBack: Bool = false) throws {
         self.path = path
         self.guardFormulas = guardFormulas
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw DayfoldError(.output, "cannot create \(path)", fix: "check that the output folder is writable")
+        do {
+            file = try OutputFile(path: path, throughPageCache: readBack)
+        } catch {
+            throw DayfoldError(
+                .output, "cannot create \(path): \(error.message)", fix: "check that the output folder is writable")
         }
-        handle = try FileHandle(forWritingTo: url)
         buffer.reserveCapacity(1 << 20)
         try append(row: header)
         rows = 0
@@ -107,7 +111,7 @@ public final class CSVReportWriter {
     }
 
     private func flush() throws {
-        try handle.write(contentsOf: buffer)
+        try file.write(buffer)
         hasher.update(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
@@ -127,7 +131,7 @@ public final class CSVReportWriter {
 
     public func finish() throws {
         try flush()
-        try handle.close()
+        try file.close()
         sha256 = hasher.finalizeHex()
     }
 }

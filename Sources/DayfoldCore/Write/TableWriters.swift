@@ -12,10 +12,12 @@ enum TableWriters {
     /// written (taken as they are written: the manifest's digest needs no
     /// reading back).
     @discardableResult
+    /// `readBack`: a file the run reads again (see `CSVReportWriter`).
     static func writeCSV(
-        _ table: OutputTable, to path: String, guardFormulas: Bool = true
+        _ table: OutputTable, to path: String, guardFormulas: Bool = true, readBack: Bool = false
     ) throws -> (rows: Int, sha256: String) {
-        let writer = try CSVReportWriter(path: path, header: table.header, guardFormulas: guardFormulas)
+        let writer = try CSVReportWriter(
+            path: path, header: table.header, guardFormulas: guardFormulas, readBack: readBack)
         for start in stride(from: 0, to: table.rowCount, by: csvChunkRows) {
             let columns = table.rowGroup(start..<min(start + csvChunkRows, table.rowCount))
             try writer.append(writer.cells(columns, fields: table.fields))

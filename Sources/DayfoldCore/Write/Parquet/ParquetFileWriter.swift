@@ -21,7 +21,7 @@ public final class ParquetFileWriter {
 
     public let path: String
     public let fields: [ParquetField]
-    private var handle: FileHandle?
+    private var file: OutputFile?
     private var offset: Int64 = 0
     private var rowGroups: [ParquetRowGroupMetadata] = []
     private let columnWriter: ParquetColumnChunkWriter
@@ -54,19 +54,17 @@ public final class ParquetFileWriter {
                 )
             }
         }
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw ParquetError(.io, path: path, operation: "create", detail: "cannot create the file")
-        }
         do {
-            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            file = try OutputFile(path: path)
         } catch {
-            throw ParquetError(.io, path: path, operation: "open for writing", detail: "\(error)")
+            throw ParquetError(.io, path: path, operation: "create", detail: error.message)
         }
         try write(Self.magic, operation: "write header")
     }
 
     deinit {
-        try? handle?.close()
+        // An unfinished file (a failed run) is closed without its footer.
+        try? file?.close()
     }
 
     /// Encodes and writes one row group: one column per field, in field order,
@@ -78,7 +76,7 @@ public final class ParquetFileWriter {
 
     private func writeRowGroupTyped(_ columns: [ParquetColumnData]) throws(ParquetError) {
         let operation = "writeRowGroup"
-        guard handle != nil else {
+        guard file != nil else {
             throw ParquetError(
                 .invalidArgument, path: path, operation: operation, detail: "the writer is already closed")
         }
@@ -149,7 +147,7 @@ public final class ParquetFileWriter {
     }
 
     private func closeTyped() throws(ParquetError) {
-        guard let handle else {
+        guard let file else {
             throw ParquetError(.invalidArgument, path: path, operation: "close", detail: "the writer is already closed")
         }
         let footer = ParquetFileMetadata(fields: fields, rowGroups: rowGroups, createdBy: ParquetFileMetadata.createdBy)
@@ -158,26 +156,25 @@ public final class ParquetFileWriter {
         ParquetPlainEncoder.appendLittleEndian(UInt64(footer.count), width: 4, &tail)
         tail.append(contentsOf: Self.magic)
         try write(tail, operation: "write footer")
-        self.handle = nil
+        self.file = nil
         do {
-            try handle.synchronize()
-            try handle.close()
+            try file.close()
         } catch {
-            throw ParquetError(.io, path: path, operation: "close", detail: "\(error)")
+            throw ParquetError(.io, path: path, operation: "close", detail: error.message)
         }
         sha256 = hasher.finalizeHex()
     }
 
     private func write(_ bytes: [UInt8], operation: String) throws(ParquetError) {
-        guard let handle else {
+        guard let file else {
             throw ParquetError(
                 .invalidArgument, path: path, operation: operation, detail: "the writer is already closed")
         }
         do {
-            try handle.write(contentsOf: bytes)
+            try file.write(bytes)
             hasher.update(bytes)
         } catch {
-            throw ParquetError(.io, path: path, operation: operation, detail: "\(error)")
+            throw ParquetError(.io, path: path, operation: operation, detail: error.message)
         }
         offset += Int64(bytes.count)
     }

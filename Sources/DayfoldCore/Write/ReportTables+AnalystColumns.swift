@@ -8,14 +8,17 @@ extension ReportTables {
     /// index, taken once per table: the large tables append them per row
     /// without touching a String.
     struct RelationshipDetailBytes {
-        var coach: [[UInt8]?]
-        var workspace: [[UInt8]?]
-        var status: [[UInt8]?]
+        /// One row per relationship (see `ParquetByteColumn.append(row:of:)`).
+        var coach = ParquetByteColumn()
+        var workspace = ParquetByteColumn()
+        var status = ParquetByteColumn()
 
         init(_ drop: IngestedDrop) {
-            coach = drop.relationships.map { $0.coachUserID.map { Array($0.utf8) } }
-            workspace = drop.relationships.map { $0.workspaceID.map { Array($0.utf8) } }
-            status = drop.relationships.map { $0.status.map { Array($0.utf8) } }
+            for relationship in drop.relationships {
+                coach.append(relationship.coachUserID)
+                workspace.append(relationship.workspaceID)
+                status.append(relationship.status)
+            }
         }
 
         /// The three columns for rows whose relationships are `relationshipOf`, in order.
@@ -27,9 +30,9 @@ extension ReportTables {
             workspaceColumn.reserveRows(relationshipOf.count, bytes: 36 * relationshipOf.count)
             statusColumn.reserveRows(relationshipOf.count, bytes: 6 * relationshipOf.count)
             for relationship in relationshipOf {
-                coachColumn.append(optional: coach[relationship])
-                workspaceColumn.append(optional: workspace[relationship])
-                statusColumn.append(optional: status[relationship])
+                coachColumn.append(row: relationship, of: coach)
+                workspaceColumn.append(row: relationship, of: workspace)
+                statusColumn.append(row: relationship, of: status)
             }
             return [.utf8(coachColumn), .utf8(workspaceColumn), .utf8(statusColumn)]
         }
@@ -86,11 +89,4 @@ extension ReportTables {
 
     private static let journalName = Array(ProgressSource.journal.rawValue.utf8)
     private static let healthName = Array(ProgressSource.health.rawValue.utf8)
-}
-
-extension ParquetByteColumn {
-    /// Appends `value`, or NULL when it is nil.
-    mutating func append(optional value: [UInt8]?) {
-        if let value { append(value[...]) } else { appendNull() }
-    }
 }

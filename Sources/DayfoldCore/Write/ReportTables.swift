@@ -33,12 +33,23 @@ public enum ReportTables {
     /// Each relationship's id and client user id as bytes, taken once per
     /// table: appended from a String, each of millions of values took and
     /// released the String's storage.
-    static func relationshipIDBytes(_ result: RunResult) -> (relationship: [[UInt8]], client: [[UInt8]]) {
+    static func relationshipIDBytes(_ result: RunResult) -> (
+        relationship: ParquetByteColumn, client: ParquetByteColumn
+    ) {
         relationshipIDBytes(result.drop)
     }
 
-    static func relationshipIDBytes(_ drop: IngestedDrop) -> (relationship: [[UInt8]], client: [[UInt8]]) {
-        (drop.relationships.map { Array($0.id.utf8) }, drop.relationships.map { Array($0.clientUserID.utf8) })
+    /// Each relationship's id and client's id, one row per relationship
+    /// (copied into a table's rows with `ParquetByteColumn.append(row:of:)`).
+    static func relationshipIDBytes(_ drop: IngestedDrop) -> (
+        relationship: ParquetByteColumn, client: ParquetByteColumn
+    ) {
+        var ids = (relationship: ParquetByteColumn(), client: ParquetByteColumn())
+        for relationship in drop.relationships {
+            ids.relationship.append(relationship.id)
+            ids.client.append(relationship.clientUserID)
+        }
+        return ids
     }
 
     /// `relationship_days` (the snapshot) and `coach_daily_summary.csv` (the report).
@@ -80,8 +91,8 @@ public enum ReportTables {
             for column in counts.indices { counts[column].reserveCapacity(range.count) }
             for row in range {
                 let day = days[row]
-                relationshipID.append(idBytes.relationship[day.relationship][...])
-                clientID.append(idBytes.client[day.relationship][...])
+                relationshipID.append(row: day.relationship, of: idBytes.relationship)
+                clientID.append(row: day.relationship, of: idBytes.client)
                 dates.append(day.date.days)
                 timezone.append(day.timezone)
                 counts[0].append(Int64(day.tasksTotal))
@@ -261,7 +272,7 @@ public enum ReportTables {
             return taskIDs.less(tasks[outcomes[Int(left.index)].task].id, tasks[outcomes[Int(right.index)].task].id)
         }
         let rows = keyed.map { Int($0.index) }
-        let kindBytes = drop.taskKinds.map { Array($0.utf8) }
+        let kindNames = ParquetByteColumn(drop.taskKinds)
         let idBytes = relationshipIDBytes(drop)
         let fields = [
             field("event_id", .string), field("daily_task_instance_id", .string), field("relationship_id", .string),
@@ -312,15 +323,15 @@ public enum ReportTables {
                 relationshipOf.append(task.relationship)
                 dates.append(task.localDate.days)
                 taskID.append(id)
-                taskKind.append(kindBytes[Int(task.kind)][...])
+                taskKind.append(row: Int(task.kind), of: kindNames)
             }
             var relationshipID = ParquetByteColumn()
             var clientID = ParquetByteColumn()
             relationshipID.reserveRows(range.count, bytes: 36 * range.count)
             clientID.reserveRows(range.count, bytes: 36 * range.count)
             for relationship in relationshipOf {
-                relationshipID.append(idBytes.relationship[relationship][...])
-                clientID.append(idBytes.client[relationship][...])
+                relationshipID.append(row: relationship, of: idBytes.relationship)
+                clientID.append(row: relationship, of: idBytes.client)
             }
             var eventID = ParquetByteColumn()
             var type = ParquetByteColumn()

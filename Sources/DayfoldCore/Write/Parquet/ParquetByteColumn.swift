@@ -32,6 +32,16 @@ public struct ParquetByteColumn: Sendable, Equatable {
         nulls.append(false)
     }
 
+    /// Appends row `row` of `values`, a small column whose values many rows
+    /// repeat (one per relationship): the bytes are copied in place, so a
+    /// row takes no array to retain and release.
+    mutating func append(row: Int, of values: ParquetByteColumn) {
+        if values.nulls[row] { return appendNull() }
+        ByteCopy.append(values.bytes.span.extracting(values.range(row)), into: &bytes)
+        ends.append(bytes.count)
+        nulls.append(false)
+    }
+
     /// Appends a value written by `build` straight into the buffer (true), or
     /// NULL (false; whatever `build` appended is dropped).
     mutating func appendBuilt(_ build: (inout [UInt8]) -> Bool) {

@@ -6,6 +6,19 @@ import Testing
 /// Byte-string columns are how dayfold's writers hand strings over; the file
 /// must be exactly the one a column of Strings gives.
 @Suite struct ParquetByteColumnTests {
+    /// A row copied from a small column of repeated values (one per
+    /// relationship) is that row's value: bytes, empty string or NULL.
+    @Test func aRowCopiedFromAnotherColumnIsThatRowsValue() {
+        let values: [String?] = ["rel-1", nil, "", "Zürich", "rel-22"]
+        let source = ParquetByteColumn(values)
+        var column = ParquetByteColumn()
+        let picks = [3, 0, 1, 4, 2, 0, 1, 3]
+        for row in picks { column.append(row: row, of: source) }
+        #expect(column.strings == picks.map { values[$0] })
+        #expect(column.nullCount == 2)
+        #expect(column.bytes == Array("Zürichrel-1rel-22rel-1Zürich".utf8))
+    }
+
     @Test func aByteColumnWritesTheSameFileAsStrings() throws {
         var random = ParquetTestRandom(state: 11)
         var values: [String?] = ["", "b", nil, "a", "Zürich", "日本", "zz", "\u{0}x"]

@@ -5,12 +5,18 @@
 #   full        dayfold run, as of NIGHT (no state)
 #   nightly     dayfold run --state, as of NIGHT, the state written as of NIGHT − 24 h
 #               (the as-of moved one night; the drop's files are unchanged)
+#   full-new    dayfold run, as of NIGHT, on the drop with last night's files
+#   nightly-new dayfold run --state, as of NIGHT, on the same drop, the state
+#               written as of NIGHT − 24 h before last night's files were added
+#               (issue 21's nightly case: the night's rows, split out of the
+#               generated drop by Benchmarks/split_last_night.py, arrive as
+#               new files; the older files are the same bytes, mtimes kept)
 #   full-mm     dayfold run --max-memory MM, as of NIGHT (no state)
 #   rerun-mm    dayfold run --max-memory MM --state, as of NIGHT, the state
 #               written by the same run (a retry or a re-run after nothing changed)
 #   edited-mm   the same after one user's rows of one file were edited
 #
-# and prints the ratios nightly/full, rerun-mm/full-mm and edited-mm/full-mm and
+# and prints the ratios nightly/full, nightly-new/full-new, rerun-mm/full-mm and edited-mm/full-mm and
 # each one's peak RSS.
 #
 #   Benchmarks/incremental.sh                       # ≥ 1 GiB drop, 3 runs each
@@ -46,7 +52,7 @@ timed() {
     local name="$1"; shift
     local start end status=0
     start=$(date +%s%N)
-    /usr/bin/time -v -o "$workdir/time.txt" "$dayfold" run --input "$drop" --progress never "$@" \
+    /usr/bin/time -v -o "$workdir/time.txt" "$dayfold" run --input "${input:-$drop}" --progress never "$@" \
         > /dev/null 2> "$workdir/$name.err" || status=$?
     end=$(date +%s%N)
     if [[ $status -ne 0 && $status -ne 3 ]]; then echo "$name failed:" >&2; tail "$workdir/$name.err" >&2; exit 1; fi
@@ -55,12 +61,27 @@ timed() {
 }
 
 rm -f "$workdir"/*.times
+# The drop as it stood before the last night, and that night's files (made once).
+last_night="${before%%T*}"
+if [[ ! -d "$workdir/split/night" ]]; then
+    rm -rf "$workdir/split"
+    python3 "$here/split_last_night.py" "$drop" "$workdir/split/before" "$workdir/split/night" "$last_night"
+fi
 edit_file=$(find "$drop/journal" -name '*.csv' | sort | head -1)
 for ((i = 0; i < runs; i++)); do
     timed full --output "$workdir/out-full" --as-of "$night"
     rm -rf "$workdir/state"
     timed prepare --output "$workdir/out-nightly" --as-of "$before" --state "$workdir/state"
     timed nightly --output "$workdir/out-nightly" --as-of "$night" --state "$workdir/state"
+    # The nightly case with new files: the state as of the night before, then the night's files.
+    rm -rf "$workdir/drop-night" "$workdir/state-night"
+    cp -a "$workdir/split/before" "$workdir/drop-night"
+    input="$workdir/drop-night" timed prepare --output "$workdir/out-nightly-new" --as-of "$before" \
+        --state "$workdir/state-night"
+    cp -a "$workdir/split/night/." "$workdir/drop-night/"
+    input="$workdir/drop-night" timed nightly-new --output "$workdir/out-nightly-new" --as-of "$night" \
+        --state "$workdir/state-night"
+    input="$workdir/drop-night" timed full-new --output "$workdir/out-full-new" --as-of "$night"
     timed full-mm --output "$workdir/out-full-mm" --as-of "$night" --max-memory "$mm"
     rm -rf "$workdir/state-mm"
     timed prepare --output "$workdir/out-mm" --as-of "$night" --max-memory "$mm" --state "$workdir/state-mm"
@@ -82,15 +103,18 @@ done
 # The incremental outputs are the full runs' (the edit aside, which only the -mm runs saw last).
 for dir in reports snapshots; do
     diff -rq "$workdir/out-full/$dir" "$workdir/out-nightly/$dir" > /dev/null || { echo "nightly outputs differ from the full run's" >&2; exit 1; }
+    diff -rq "$workdir/out-full-new/$dir" "$workdir/out-nightly-new/$dir" > /dev/null \
+        || { echo "nightly-new outputs differ from the full run's" >&2; exit 1; }
 done
 median() { sort -n -k1 "$workdir/$1.times" | awk '{ a[NR] = $1; r[NR] = $2 } END { m = int((NR + 1) / 2); printf "%s %s", a[m], r[m] }'; }
 printf '%-10s %9s %10s\n' run seconds "peak MB"
-for name in full nightly full-mm rerun-mm edited-mm; do
+for name in full nightly full-new nightly-new full-mm rerun-mm edited-mm; do
     read -r seconds rss <<< "$(median "$name")"
     printf '%-10s %9s %10d\n' "$name" "$seconds" $((rss / 1024))
 done
 ratio() { awk -v a="$(median "$1" | cut -d' ' -f1)" -v b="$(median "$2" | cut -d' ' -f1)" 'BEGIN { printf "%.2f", a / b }'; }
-echo "nightly / full:      $(ratio nightly full)×   (goal ≤ 0.15×)"
+echo "nightly / full:      $(ratio nightly full)×   (as-of moved, files unchanged)"
+echo "nightly-new / full-new: $(ratio nightly-new full-new)×   (last night's files added; goal ≤ 0.15×)"
 echo "rerun-mm / full-mm:  $(ratio rerun-mm full-mm)×"
 echo "edited-mm / full-mm: $(ratio edited-mm full-mm)×"
 grep -h '"reason"' "$workdir/out-mm/manifest.json" || true

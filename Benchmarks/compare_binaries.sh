@@ -2,18 +2,22 @@
 # Two dayfold binaries on one drop, alternated (issue 19's "speed kept"):
 #   Benchmarks/compare_binaries.sh BEFORE_BIN AFTER_BIN DROP [PAIRS] [extra run flags…]
 # Prints each run, then the medians and the ratios after/before of wall
-# time, user CPU time and peak RSS. Runs alternate so drift in the
-# machine's load hits both sides alike.
+# time, CPU time (user + system) and peak RSS. Runs alternate, and every
+# other pair runs after first (before after after before …), so drift in the
+# machine's load, and whatever a run leaves the next (page cache, memory the
+# host has backed), hit both sides alike. A binary against itself is the
+# noise floor: on this VM ±5–7 % in single pairs, a few % in medians of 5.
 set -euo pipefail
 before=$1 after=$2 drop=$3 pairs=${4:-3}
 shift $(( $# < 4 ? $# : 4 ))
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for pair in $(seq "$pairs"); do
-  for side in before after; do
+  order="before after"; (( pair % 2 == 0 )) && order="after before"
+  for side in $order; do
     bin=$before; [ "$side" = after ] && bin=$after
     rm -rf "$work/out"
-    /usr/bin/time -f "$side %e %U %M" -o "$work/time" "$bin" run --input "$drop" --output "$work/out" \
+    /usr/bin/time -f "$side %e %U %M %S" -o "$work/time" "$bin" run --input "$drop" --output "$work/out" \
       --as-of 2026-04-01T12:00:00Z --progress never "$@" >/dev/null
     cat "$work/time" | tee -a "$work/all"
   done
@@ -21,10 +25,15 @@ done
 python3 - "$work/all" <<'PY'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1]) if line.strip()]
-med = {side: [statistics.median(float(r[i]) for r in rows if r[0] == side) for i in (1, 2, 3)] for side in ("before", "after")}
+def medians(side):
+    mine = [r for r in rows if r[0] == side]
+    return [statistics.median(v) for v in (
+        [float(r[1]) for r in mine], [float(r[2]) for r in mine], [float(r[3]) for r in mine],
+        [float(r[2]) + float(r[4]) for r in mine])]
+med = {side: medians(side) for side in ("before", "after")}
 for side in ("before", "after"):
-    wall, user, rss = med[side]
-    print(f"{side:6}  wall {wall:7.2f} s  user {user:7.2f} s  peak {rss / 1024:7.0f} MB")
+    wall, user, rss, cpu = med[side]
+    print(f"{side:6}  wall {wall:7.2f} s  user {user:7.2f} s  cpu {cpu:7.2f} s  peak {rss / 1024:7.0f} MB")
 b, a = med["before"], med["after"]
-print(f"after/before  wall {a[0] / b[0]:.3f}×  user {a[1] / b[1]:.3f}×  peak {a[2] / b[2]:.3f}×")
+print(f"after/before  wall {a[0] / b[0]:.3f}×  user {a[1] / b[1]:.3f}×  cpu {a[3] / b[3]:.3f}×  peak {a[2] / b[2]:.3f}×")
 PY

@@ -109,7 +109,9 @@ public final class DropIngestor {
         // reading in sequence, and their errors come last too). They take
         // longest: the rest of the drop is handed over (`taskInputs`) while
         // they are still being read.
+        let readsPush = options.readsPush
         let pushSide = SideBySide.begin(fork(withTasks: true)) { push in
+            guard readsPush else { return push }
             try push.side.readNotificationPreferences()
             try push.side.readPush()
             debugRSS("ingest: push read")

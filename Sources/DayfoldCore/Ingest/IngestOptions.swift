@@ -12,6 +12,11 @@ public struct IngestOptions: Sendable {
     /// Hash CSV files as they are read; false leaves their `sha256` to the
     /// caller (a whole run hashes every input on a thread of its own).
     public var hashWhileReading = true
+    /// False for an as-of series' earlier steps: `push/` and
+    /// `subjects/notification_preferences.csv` are not read. The history
+    /// tables (SPEC §12) are made of tasks, journal and health alone, and
+    /// push was about a sixth of each step's reading.
+    public var readsPush = true
     /// Told of progress as files and rows are read (nil: nobody is watching).
     public var progress: ProgressReporter?
     /// Where ingest hands over the inputs of the client side's facts

@@ -63,7 +63,7 @@ public struct PipelineRunner {
     public static func ingest(
         input: String, config: PipelineConfig, asOf: ParsedInstant, retainRows: Bool = true, showProgress: Bool = false,
         hashInputs: Bool = true, hashWhileReading: Bool = true, reportHeaders: Bool = true,
-        clientInputs: Handover<IngestedDrop>? = nil, taskInputs: Handover<IngestedDrop>? = nil,
+        readsPush: Bool = true, clientInputs: Handover<IngestedDrop>? = nil, taskInputs: Handover<IngestedDrop>? = nil,
         layoutOptions: DropLayout.Options = .init()
     ) throws -> IngestedDrop {
         let layout = try DropLayout(root: input, options: layoutOptions)
@@ -79,6 +79,7 @@ public struct PipelineRunner {
             asOf: asOf.instant, selfSources: Set(config.selfSources), defaultTimezone: config.defaultTimezone)
         options.retainRows = retainRows
         options.hashWhileReading = hashWhileReading
+        options.readsPush = readsPush
         options.progress = progress
         options.clientInputs = clientInputs
         options.taskInputs = taskInputs
@@ -471,9 +472,10 @@ public struct PipelineRunner {
     private func writeHistory(steps: [ParsedInstant], publisher: OutputPublisher) throws -> [(String, Int, String)] {
         var outputs: [(String, Int, String)] = []
         for step in steps {
+            // The history tables take nothing from push/: a step does not read it.
             let drop = try PipelineRunner.ingest(
                 input: input, config: config, asOf: step, hashInputs: false, hashWhileReading: false,
-                reportHeaders: false, layoutOptions: DropLayout.Options(followLinks: followLinks))
+                reportHeaders: false, readsPush: false, layoutOptions: DropLayout.Options(followLinks: followLinks))
             let result = FactsStage.compute(drop, config: config, asOf: step)
             for spec in OutputCatalog.history {
                 let (name, table) = (spec.name, spec.build(result))

@@ -76,6 +76,24 @@ import Testing
         }
     }
 
+    /// A step before the run's own as-of reads no push file (the history
+    /// tables take nothing from them), and everything else as a run does.
+    @Test func aStepReadsEverythingButPush() throws {
+        let config = try PipelineConfig.load(path: Self.pipeline)
+        let asOf = try #require(parseAsOf("2026-03-29T18:00:00Z"))
+        let whole = try PipelineRunner.ingest(input: Self.input, config: config, asOf: asOf, hashInputs: false)
+        let step = try PipelineRunner.ingest(
+            input: Self.input, config: config, asOf: asOf, hashInputs: false, readsPush: false)
+        #expect(whole.push != nil)
+        #expect(step.push == nil)
+        #expect(step.notificationPreferences.isEmpty)
+        let pushFile = { (path: String) in path.hasPrefix("push/") || path.hasSuffix("notification_preferences.csv") }
+        #expect(whole.accounts.contains { pushFile($0.path) })
+        #expect(step.accounts.map(\.path) == whole.accounts.map(\.path).filter { !pushFile($0) })
+        #expect(step.tasks.count == whole.tasks.count && step.events.count == whole.events.count)
+        #expect(step.journal.count == whole.journal.count && step.healthDays.count == whole.healthDays.count)
+    }
+
     @Test func aSeriesWithAnAsOfIsAUsageError() throws {
         let root = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

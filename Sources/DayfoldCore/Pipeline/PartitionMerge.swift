@@ -22,6 +22,9 @@ struct PartitionMerge: Sendable {
     /// (tens of MB for the largest), and two side by side passed a small
     /// `max_memory` (256M on a 1 GB drop peaked at 290 MB).
     var oneAtATime = false
+    /// Only these tables are merged (an as-of series step keeps its history
+    /// tables alone); nil: every table.
+    var onlyTables: Set<String>?
 }
 
 extension PipelineRunner {
@@ -75,7 +78,7 @@ extension PipelineRunner {
         }
         var jobs: [@Sendable () throws -> [(String, Int, String)]] = PipelineRunner.partitionTables(
             push: inputs.hasPush
-        ).map { spec, keyColumns in
+        ).filter { inputs.onlyTables?.contains($0.spec.name) ?? true }.map { spec, keyColumns in
             let table = spec
             return { [fields] in
                 let merger = SortedTableMerger(fields: fields[table.name] ?? [], keyColumns: keyColumns)

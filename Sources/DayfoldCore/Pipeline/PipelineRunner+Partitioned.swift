@@ -47,7 +47,7 @@ extension PipelineRunner {
         partitionLayout.isPartition = owned != nil
         let drop = try PipelineRunner.ingest(
             input: folder, config: config, asOf: asOf, hashInputs: owned == nil, hashWhileReading: owned == nil,
-            reportHeaders: owned == nil, layoutOptions: partitionLayout)
+            reportHeaders: owned == nil, readsPush: !historyOnly, layoutOptions: partitionLayout)
         // The partition's spill is read: removed now, its pages are dropped
         // before the kernel writes them to disk (left until the end, a large
         // drop's spill and partition tables passed the dirty page threshold
@@ -58,9 +58,10 @@ extension PipelineRunner {
         debugRSS("partition computed")
         // The partition's tables are written side by side (they only read
         // its facts), the largest (the events) first.
-        let builders: [@Sendable () -> OutputTable] = PipelineRunner.partitionTables(push: result.push != nil).map {
-            table in { table.spec.build(result) }
-        }
+        let builders: [@Sendable () -> OutputTable] = PipelineRunner.partitionTables(push: result.push != nil)
+            .filter { !historyOnly || AsOfSeries.tables.contains($0.spec.name) }.map { table in
+                { table.spec.build(result) }
+            }
         try FileManager.default.createDirectory(atPath: partFolder, withIntermediateDirectories: true)
         let written = try ParallelJobs(
             builders.map { build in
@@ -189,8 +190,9 @@ extension PipelineRunner {
             PartitionMerge(
                 contributions: contributions, partFolders: partFolders, originalPaths: original,
                 sharedFiles: subjects, readingOrder: layout.readingOrder.map(\.relativePath), digests: digestOfPath,
-                hasPush: layout.hasPushFolder, extraWarnings: verified,
-                oneAtATime: PipelineRunner.mergesOneAtATime(budget: config.maxMemory.flatMap(parseByteSize))),
+                hasPush: layout.hasPushFolder && !historyOnly, extraWarnings: verified,
+                oneAtATime: PipelineRunner.mergesOneAtATime(budget: config.maxMemory.flatMap(parseByteSize)),
+                onlyTables: historyOnly ? Set(AsOfSeries.tables) : nil),
             staging: staging, debug: debugTables, collector: collector)
         if let state {
             let reused =

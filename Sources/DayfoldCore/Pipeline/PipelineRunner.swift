@@ -22,6 +22,10 @@ public struct PipelineRunner {
     /// `--as-of-series`: also publish `history/` for each step (SPEC §12);
     /// its last step is `asOf`.
     public var asOfSeries: AsOfSeries?
+    /// True for an as-of series' earlier steps under a budget: only their
+    /// history tables are kept, so the partitions read no push file (see
+    /// `IngestOptions.readsPush`) and only those tables are built and merged.
+    var historyOnly = false
     /// `--state DIR` (pipeline key `state`, SPEC §12): what the next run may reuse.
     public var statePath: String?
     /// `--verify-inputs`: hash every input even where the state knows its digest.
@@ -524,6 +528,7 @@ public struct PipelineRunner {
             runner.asOf = step
             runner.asOfSeries = nil
             runner.debugTables = false
+            runner.historyOnly = true
             let folder = publisher.path(".series-step")
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let parts = try runner.runPartitioned(layout, partitions: partitions, staging: folder)

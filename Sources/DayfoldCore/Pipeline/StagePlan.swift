@@ -106,7 +106,7 @@ final class StagePlan: Sendable {
         declare(Stage<Value>(name, plan: self)) { stage in
             let outcome = Result { try body(Handover(early)) }
             early.finishUnlessHandedOver(outcome.map { _ in () }, by: name)
-            stage.finish(outcome)
+            stage.finish(consume outcome)
         }
     }
 
@@ -120,7 +120,7 @@ final class StagePlan: Sendable {
             let outcome = Result { try body(Handover(early), Handover(later)) }
             early.finishUnlessHandedOver(outcome.map { _ in () }, by: name)
             later.finishUnlessHandedOver(outcome.map { _ in () }, by: name)
-            stage.finish(outcome)
+            stage.finish(consume outcome)
         }
     }
 
@@ -241,10 +241,14 @@ final class Stage<Value: Sendable>: Sendable {
         return try outcome.get()
     }
 
-    fileprivate func finish(_ outcome: Result<Value, any Error>) {
+    /// Takes the outcome over (`consuming`): once its readers are told, the
+    /// stage's thread holds no reference to the value, so their last read
+    /// lets it go (a caller's temporary could outlive the reads by a moment).
+    fileprivate func finish(_ outcome: consuming Result<Value, any Error>) {
+        var pending = Optional(consume outcome)
         state.withLock {
             $0.idleThread = nil
-            $0.outcome = outcome
+            $0.outcome = pending.take()
             $0.finishedAt = Date()
         }
         known.signal()

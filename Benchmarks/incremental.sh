@@ -68,6 +68,11 @@ if [[ ! -d "$workdir/split/night" ]]; then
     python3 "$here/split_last_night.py" "$drop" "$workdir/split/before" "$workdir/split/night" "$last_night"
 fi
 edit_file=$(find "$drop/journal" -name '*.csv' | sort | head -1)
+# The edited-mm runs change one digit of it: the drop gets its own bytes back at the end.
+cp -p "$edit_file" "$workdir/edit-original.csv"
+if [[ "${KEEP:-0}" == 1 || -n "${WORKDIR:-}" ]]; then
+    trap 'cp -p "$workdir/edit-original.csv" "$edit_file"' EXIT
+fi
 for ((i = 0; i < runs; i++)); do
     timed full --output "$workdir/out-full" --as-of "$night"
     rm -rf "$workdir/state"
@@ -86,7 +91,7 @@ for ((i = 0; i < runs; i++)); do
     rm -rf "$workdir/state-mm"
     timed prepare --output "$workdir/out-mm" --as-of "$night" --max-memory "$mm" --state "$workdir/state-mm"
     timed rerun-mm --output "$workdir/out-mm" --as-of "$night" --max-memory "$mm" --state "$workdir/state-mm"
-    # One digit of the second data row of the first journal file, changed back and forth.
+    # One digit of the first data row of the first journal file, one more each round.
     python3 - "$edit_file" <<'EOF'
 import sys
 path = sys.argv[1]

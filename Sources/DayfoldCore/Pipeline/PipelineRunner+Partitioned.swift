@@ -59,7 +59,7 @@ extension PipelineRunner {
         // The partition's tables are written side by side (they only read
         // its facts), the largest (the events) first.
         let builders: [@Sendable () -> OutputTable] = PipelineRunner.partitionTables(push: result.push != nil)
-            .filter { !historyOnly || AsOfSeries.tables.contains($0.spec.name) }.map { table in
+            .filter { [keptTables] in keptTables?.contains($0.spec.name) ?? true }.map { table in
                 { table.spec.build(result) }
             }
         try FileManager.default.createDirectory(atPath: partFolder, withIntermediateDirectories: true)
@@ -192,7 +192,7 @@ extension PipelineRunner {
                 sharedFiles: subjects, readingOrder: layout.readingOrder.map(\.relativePath), digests: digestOfPath,
                 hasPush: layout.hasPushFolder && !historyOnly, extraWarnings: verified,
                 oneAtATime: PipelineRunner.mergesOneAtATime(budget: config.maxMemory.flatMap(parseByteSize)),
-                onlyTables: historyOnly ? Set(AsOfSeries.tables) : nil),
+                onlyTables: keptTables),
             staging: staging, debug: debugTables, collector: collector)
         if let state {
             let reused =

@@ -26,6 +26,8 @@ public struct PipelineRunner {
     /// history tables are kept, so the partitions read no push file (see
     /// `IngestOptions.readsPush`) and only those tables are built and merged.
     var historyOnly = false
+    /// The tables a partitioned run builds and merges (nil: all of them).
+    var keptTables: Set<String>? { historyOnly ? Set(AsOfSeries.tables) : nil }
     /// `--state DIR` (pipeline key `state`, SPEC §12): what the next run may reuse.
     public var statePath: String?
     /// `--verify-inputs`: hash every input even where the state knows its digest.

@@ -150,16 +150,25 @@ extension DropIngestor {
             folded[user] = true
             var days = drop.healthDays[userID] ?? [:]
             let zone = drop.userZones.resolver(userID)
+            let keepsSamples = drop.asOfCandidates != nil
             for position in positions {
                 let sample = health.pending[position]
-                days[zone.localDate(sample.start), default: HealthDay()]
+                let day = zone.localDate(sample.start)
+                days[day, default: HealthDay()]
                     .add(
                         sample.metric, sample.value, source: sample.source, start: sample.start.instant,
                         end: sample.end, order: sample.order)
+                if keepsSamples {
+                    drop.asOfCandidates?.healthSamples.append(
+                        HealthSampleOnDay(
+                            user: sample.user, day: day, metric: sample.metric, value: sample.value,
+                            source: sample.source, start: sample.start.instant, end: sample.end, order: sample.order))
+                }
             }
             drop.healthDays[userID] = days
         }
         health.pending = include == nil ? [] : health.pending.filter { !folded[Int($0.user)] }
+        if drop.asOfCandidates != nil { drop.asOfCandidates?.healthUsers = health.users.strings }
     }
 
     /// Folds the samples of users with a time-zone history: they need no

@@ -62,6 +62,11 @@ extension DropIngestor {
                 try readCSV(file, JournalColumn.self, handle)
             }
         }
+        if drop.asOfCandidates != nil {
+            drop.asOfCandidates?.journal = candidates.map {
+                JournalRevision(entryKey: $0.entryKey, revision: $0.revision, deleted: $0.deleted, entry: $0.entry)
+            }
+        }
         var winner = [Int](repeating: -1, count: entryIDs.count)
         for (position, candidate) in candidates.enumerated() {
             let current = winner[Int(candidate.entryKey)]

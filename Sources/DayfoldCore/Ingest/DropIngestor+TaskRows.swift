@@ -14,6 +14,11 @@ extension DropIngestor {
         var eventReasons = ByteInterner()
         let prepare = TaskRowFields.preparing(relationshipLookup, statusColumn: StatusEventColumn.toStatus)
         let ahead = { self.expectLookups($0, &dedup.value) }
+        // An as-of series' ingest keeps every event its duplicate tests see (`AsOfCandidates`).
+        let keepsCandidates = drop.asOfCandidates != nil
+        var candidates = TaskRowCandidates<StatusEvent>()
+        var candidateIDs = drop.asOfCandidates?.eventIDs ?? ByteStrings()
+        drop.asOfCandidates?.eventIDs = ByteStrings()
         for file in layout.statusEvents {
             try readCSV(file, StatusEventColumn.self, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
@@ -23,18 +28,24 @@ extension DropIngestor {
                     let status = prepared.status ?? row.status(StatusEventColumn.toStatus),
                     let occurred = prepared.instant ?? row.instant(StatusEventColumn.occurredAt)
                 else { return }
-                guard let task = decideTaskRow(at: occurred.instant, idKey, &row, &dedup.value, prepared) else {
-                    return
+                guard let task = candidateTask(at: occurred.instant, &row, prepared) else { return }
+                func event(_ ids: inout ByteStrings) -> StatusEvent? {
+                    guard let id = row.slice(StatusEventColumn.id) else { return nil }
+                    return StatusEvent(
+                        id: ids.append(id), task: task, toStatus: status, occurredAt: occurred.instant,
+                        offsetSeconds: occurred.offsetSeconds,
+                        reason: row.slice(StatusEventColumn.reason).map { eventReasons.string($0) })
                 }
-                if options.retainRows, let id = row.slice(StatusEventColumn.id) {
-                    drop.events.append(
-                        StatusEvent(
-                            id: drop.eventIDs.append(id), task: task, toStatus: status,
-                            occurredAt: occurred.instant, offsetSeconds: occurred.offsetSeconds,
-                            reason: row.slice(StatusEventColumn.reason).map { eventReasons.string($0) }))
+                if keepsCandidates, let candidate = event(&candidateIDs) {
+                    candidates.append(
+                        candidate, at: occurred.instant, idKey: idKey, retryKey: prepared.retryKey)
                 }
+                guard isFirst(idKey, &row, &dedup.value, prepared) else { return }
+                if options.retainRows, let accepted = event(&drop.eventIDs) { drop.events.append(accepted) }
             }
         }
+        drop.asOfCandidates?.eventIDs = candidateIDs
+        drop.asOfCandidates?.events = candidates
     }
 
     /// Checks the leading fields events and value entries share: id, task
@@ -59,40 +70,33 @@ extension DropIngestor {
         return idKey
     }
 
-    /// The shared decisions for an event or value entry whose fields are
-    /// valid: unknown task / relationship mismatch (rejected) → task ignored
-    /// or instant after as-of (ignored) → same id or same offline-retry key
-    /// as an earlier row (duplicate, the first in file order is kept) →
-    /// accepted. Returns the task index when accepted.
-    private func decideTaskRow(
-        at instant: Instant, _ idKey: UInt64, _ row: inout CSVRow, _ dedup: inout TaskRowDeduplicator,
-        _ prepared: TaskRowFields
-    ) -> Int? {
+    /// The decisions an event or value entry whose fields are valid takes
+    /// before its duplicate test: unknown task / relationship mismatch
+    /// (rejected) → task ignored or instant after as-of (ignored). Returns
+    /// the task index when the row goes on to the duplicate test.
+    private func candidateTask(at instant: Instant, _ row: inout CSVRow, _ prepared: TaskRowFields) -> Int? {
         guard let decision = resolveTask(&row, prepared) else { return nil }
         guard let task = decision, !isAfterAsOf(instant) else {
             row.fate = .ignored
             return nil
         }
+        return task
+    }
+
+    /// The duplicate test of a row `candidateTask` let through: same id or
+    /// same offline-retry key as an earlier accepted row (duplicate, the
+    /// first in file order is kept) → accepted, its keys claimed.
+    private func isFirst(
+        _ idKey: UInt64, _ row: inout CSVRow, _ dedup: inout TaskRowDeduplicator, _ prepared: TaskRowFields
+    ) -> Bool {
         // Keys are kept as 64-bit fingerprints (as health samples are): one
         // probe of a flat table each, 8 bytes per accepted row.
-        if dedup.ids.contains(idKey) {
+        guard dedup.claim(idKey: idKey, retryKey: prepared.retryKey) else {
             row.fate = .duplicate
-            return nil
+            return false
         }
-        var retry: UInt64?
-        // The preparing thread made the key for a row with an operation and
-        // a known relationship (here its task's, checked by `resolveTask`).
-        if let key = prepared.retryKey {
-            if dedup.retries.contains(key) {
-                row.fate = .duplicate
-                return nil
-            }
-            retry = key
-        }
-        _ = dedup.ids.insert(idKey)
-        if let retry { _ = dedup.retries.insert(retry) }
         row.fate = .accepted
-        return task
+        return true
     }
 
     /// Tells the tables which keys a row's decision will look up, a few rows
@@ -132,6 +136,8 @@ extension DropIngestor {
         if options.retainRows { drop.valueEntries.reserveCapacity(roomForRows(layout.valueEntries, shortestRow: 120)) }
         let prepare = TaskRowFields.preparing(relationshipLookup, numberColumn: ValueEntryColumn.value)
         let ahead = { self.expectLookups($0, &dedup.value) }
+        let keepsCandidates = drop.asOfCandidates != nil
+        var candidates = TaskRowCandidates<ValueEntry>()
         for file in layout.valueEntries {
             try readCSV(file, ValueEntryColumn.self, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
@@ -140,17 +146,18 @@ extension DropIngestor {
                 let recorded = prepared.instant ?? row.instant(ValueEntryColumn.recordedAt)
                 let status = row.choice(ValueEntryColumn.status, .valueEntryStatus) ?? "ACCEPTED"
                 guard row.rejectReason == nil, let recorded else { return }
-                guard let task = decideTaskRow(at: recorded.instant, idKey, &row, &dedup.value, prepared) else {
-                    return
+                guard let task = candidateTask(at: recorded.instant, &row, prepared) else { return }
+                let entry = ValueEntry(
+                    task: task, recordedAt: recorded.instant, offsetSeconds: recorded.offsetSeconds,
+                    accepted: status == "ACCEPTED")
+                if keepsCandidates {
+                    candidates.append(entry, at: recorded.instant, idKey: idKey, retryKey: prepared.retryKey)
                 }
-                if options.retainRows {
-                    drop.valueEntries.append(
-                        ValueEntry(
-                            task: task, recordedAt: recorded.instant, offsetSeconds: recorded.offsetSeconds,
-                            accepted: status == "ACCEPTED"))
-                }
+                guard isFirst(idKey, &row, &dedup.value, prepared) else { return }
+                if options.retainRows { drop.valueEntries.append(entry) }
             }
         }
+        drop.asOfCandidates?.values = candidates
     }
 }
 
@@ -179,6 +186,18 @@ struct TaskRowDeduplicator {
         row.combine(device, into: &key)
         row.combine(operation, into: &key)
         return key.value
+    }
+
+    /// The duplicate test of SPEC §1.3 for a row not ignored: false when an
+    /// earlier accepted row had the same id or the same offline-retry key;
+    /// otherwise the row's keys are claimed. (The one test of ingest and of
+    /// an as-of series' steps, `AsOfSteps`.)
+    mutating func claim(idKey: UInt64, retryKey: UInt64?) -> Bool {
+        if ids.contains(idKey) { return false }
+        if let retryKey, retries.contains(retryKey) { return false }
+        _ = ids.insert(idKey)
+        if let retryKey { _ = retries.insert(retryKey) }
+        return true
     }
 
     /// Sizes both sets up front: most rows carry an offline-retry key too.

@@ -90,11 +90,15 @@ extension DropIngestor {
                 candidate.eventAt?.instant
                 ?? Instant(micros: drop.zones.startOfDay(zone, candidate.date).micros + 12 * 3_600_000_000)
             if !isAfterAsOf(eventInstant) {
-                drop.events.append(
-                    StatusEvent(
-                        id: drop.eventIDs.append(id), task: taskPosition, toStatus: candidate.status,
-                        occurredAt: eventInstant,
-                        offsetSeconds: candidate.eventAt?.offsetSeconds ?? 0, reason: nil))
+                let event = StatusEvent(
+                    id: drop.eventIDs.append(id), task: taskPosition, toStatus: candidate.status,
+                    occurredAt: eventInstant, offsetSeconds: candidate.eventAt?.offsetSeconds ?? 0, reason: nil)
+                drop.events.append(event)
+                if drop.asOfCandidates != nil {
+                    var kept = event
+                    kept.id = drop.asOfCandidates?.eventIDs.append(id) ?? event.id
+                    drop.asOfCandidates?.logEvents.append(kept)
+                }
             }
         }
     }

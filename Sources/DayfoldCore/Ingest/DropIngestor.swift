@@ -43,6 +43,7 @@ public final class DropIngestor {
         self.layout = layout
         self.options = options
         drop = IngestedDrop(zones: zones)
+        if options.keepsAsOfCandidates { drop.asOfCandidates = AsOfCandidates() }
     }
 
     public func ingest() throws -> IngestedDrop {
@@ -155,6 +156,15 @@ public final class DropIngestor {
         drop.journal = journalDone.side.drop.journal
         join(healthDone)
         drop.healthDays = healthDone.side.drop.healthDays
+        if let values = values.side.drop.asOfCandidates?.values,
+            let journal = journalDone.side.drop.asOfCandidates?.journal,
+            let health = healthDone.side.drop.asOfCandidates
+        {
+            drop.asOfCandidates?.values = values
+            drop.asOfCandidates?.journal = journal
+            drop.asOfCandidates?.healthSamples = health.healthSamples
+            drop.asOfCandidates?.healthUsers = health.healthUsers
+        }
         drop.failedImports = healthDone.side.drop.failedImports
         drop.healthFolderWarnings = healthDone.side.drop.healthFolderWarnings
         // A task's id is its key in the id table: the table's keys are the ids.

@@ -17,6 +17,10 @@ public struct IngestOptions: Sendable {
     /// tables (SPEC §12) are made of tasks, journal and health alone, and
     /// push was about a sixth of each step's reading.
     public var readsPush = true
+    /// True for the ingest an as-of series derives its earlier steps from
+    /// (`AsOfSteps`): the rows whose fate depends on the as-of are kept in
+    /// `IngestedDrop.asOfCandidates`, duplicates included.
+    public var keepsAsOfCandidates = false
     /// Told of progress as files and rows are read (nil: nobody is watching).
     public var progress: ProgressReporter?
     /// Where ingest hands over the inputs of the client side's facts

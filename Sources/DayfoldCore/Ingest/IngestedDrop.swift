@@ -38,6 +38,10 @@ public struct IngestedDrop: Sendable {
     /// notification_preferences.csv, read even without `push/` (a subjects file).
     public var notificationPreferences: [String: [NotificationPreference]] = [:]
 
+    /// With `IngestOptions.keepsAsOfCandidates`: the rows an earlier as-of
+    /// would decide differently (see `AsOfCandidates`); nil otherwise.
+    var asOfCandidates: AsOfCandidates?
+
     /// Zone resolution for users (set once instances are read); copies of
     /// the drop share it, and with it the record of the fallbacks used.
     public var userZones: UserZones

@@ -69,8 +69,8 @@ public struct PipelineRunner {
     public static func ingest(
         input: String, config: PipelineConfig, asOf: ParsedInstant, retainRows: Bool = true, showProgress: Bool = false,
         hashInputs: Bool = true, hashWhileReading: Bool = true, reportHeaders: Bool = true,
-        readsPush: Bool = true, clientInputs: Handover<IngestedDrop>? = nil, taskInputs: Handover<IngestedDrop>? = nil,
-        layoutOptions: DropLayout.Options = .init()
+        readsPush: Bool = true, keepsAsOfCandidates: Bool = false, clientInputs: Handover<IngestedDrop>? = nil,
+        taskInputs: Handover<IngestedDrop>? = nil, layoutOptions: DropLayout.Options = .init()
     ) throws -> IngestedDrop {
         let layout = try DropLayout(root: input, options: layoutOptions)
         let progress = ProgressReporter(enabled: showProgress, totalBytes: showProgress ? layout.totalBytes : 0)
@@ -86,6 +86,7 @@ public struct PipelineRunner {
         options.retainRows = retainRows
         options.hashWhileReading = hashWhileReading
         options.readsPush = readsPush
+        options.keepsAsOfCandidates = keepsAsOfCandidates
         options.progress = progress
         options.clientInputs = clientInputs
         options.taskInputs = taskInputs
@@ -471,18 +472,24 @@ public struct PipelineRunner {
         }
     }
 
-    /// The series' steps before the run's own as-of, one after the other
-    /// (each a whole ingest and facts, let go of before the next): each
-    /// step's history tables, written as that step's plain run writes its
-    /// snapshots. Returns their paths, rows and SHA-256.
+    /// The series' steps before the run's own as-of: one ingest as of the
+    /// series' last step keeps the rows an earlier as-of decides otherwise
+    /// (`AsOfCandidates`), each step's drop is derived from it
+    /// (`AsOfSteps`), and its facts computed and history tables written, as
+    /// that step's plain run writes its snapshots, one step after the other.
+    /// Returns their paths, rows and SHA-256.
     private func writeHistory(steps: [ParsedInstant], publisher: OutputPublisher) throws -> [(String, Int, String)] {
+        guard let first = steps.first, let last = asOfSeries?.steps.last else { return [] }
+        // The history tables take nothing from push/: the series does not read it.
+        let derived = AsOfSteps(
+            try PipelineRunner.ingest(
+                input: input, config: config, asOf: last, hashInputs: false, hashWhileReading: false,
+                reportHeaders: false, readsPush: false, keepsAsOfCandidates: true,
+                layoutOptions: DropLayout.Options(followLinks: followLinks)),
+            from: first.instant)
         var outputs: [(String, Int, String)] = []
         for step in steps {
-            // The history tables take nothing from push/: a step does not read it.
-            let drop = try PipelineRunner.ingest(
-                input: input, config: config, asOf: step, hashInputs: false, hashWhileReading: false,
-                reportHeaders: false, readsPush: false, layoutOptions: DropLayout.Options(followLinks: followLinks))
-            let result = FactsStage.compute(drop, config: config, asOf: step)
+            let result = FactsStage.compute(derived.drop(asOf: step.instant), config: config, asOf: step)
             for spec in OutputCatalog.history {
                 let (name, table) = (spec.name, spec.build(result))
                 let path = AsOfSeries.path(table: name, step: step)

@@ -1,0 +1,204 @@
+/// The drops of an as-of series' steps, derived from one ingest as of its
+/// last step (SPEC §12: the series in one pass over the inputs): each is
+/// the drop a plain ingest as of that step would make, field for field that
+/// the facts read, without reading a file again.
+///
+/// A step's drop is the last step's with the as-of-dependent rows decided
+/// again (`AsOfCandidates`): events and value entries by their duplicate
+/// tests among the rows not after the step, journal entries by their
+/// winning revision, health days aggregated again where a sample is after
+/// it. Rows whose decision cannot change from the first step on are decided
+/// once: a duplicate test only compares rows that share a key, so a group
+/// of rows linked by shared ids and retry keys, none of them after the
+/// first step, is decided at every step as at the last.
+struct AsOfSteps: Sendable {
+    /// The last step's drop, without its candidates.
+    private let base: IngestedDrop
+    private let candidates: AsOfCandidates
+    private let events: TaskRowSteps
+    private let values: TaskRowSteps
+    /// How many entry keys the journal revisions use (revisions are decided
+    /// again at every step: a pass over them is short).
+    private let journalEntries: Int
+    /// Health days holding a sample after the first step: (user, day, the
+    /// positions of their samples in `candidates.healthSamples`), by user.
+    private let lateHealthDays: [(user: String, days: [(day: LocalDate, samples: [Int])])]
+
+    /// `drop` comes from an ingest with `IngestOptions.keepsAsOfCandidates`
+    /// as of the series' last step; `from` is its first step.
+    init(_ drop: IngestedDrop, from: Instant) {
+        var base = drop
+        let candidates = drop.asOfCandidates ?? AsOfCandidates()
+        base.asOfCandidates = nil
+        self.base = base
+        self.candidates = candidates
+        events = TaskRowSteps(candidates.events, from: from)
+        values = TaskRowSteps(candidates.values, from: from)
+        journalEntries = Int((candidates.journal.map(\.entryKey).max() ?? -1) + 1)
+        // Samples of a (user, day) with one after `from`, in their order.
+        var late = Set<Int64>()
+        func key(_ sample: HealthSampleOnDay) -> Int64 {
+            Int64(sample.user) << 32 | Int64(sample.day.days) & 0xFFFF_FFFF
+        }
+        for sample in candidates.healthSamples where sample.start > from { late.insert(key(sample)) }
+        var byUser: [Int32: [Int32: [Int]]] = [:]
+        var userOrder: [Int32] = []
+        for (position, sample) in candidates.healthSamples.enumerated() where late.contains(key(sample)) {
+            if byUser[sample.user] == nil { userOrder.append(sample.user) }
+            byUser[sample.user, default: [:]][sample.day.days, default: []].append(position)
+        }
+        lateHealthDays = userOrder.map { user in
+            let days = (byUser[user] ?? [:]).sorted { $0.key < $1.key }.map { (LocalDate(days: $0.key), $0.value) }
+            return (candidates.healthUsers[Int(user)], days)
+        }
+    }
+
+    /// The drop a plain ingest as of `asOf` (not before the first step, not
+    /// after the last) makes, in every field the facts read; accounts and
+    /// rejects are the last step's.
+    func drop(asOf: Instant) -> IngestedDrop {
+        var drop = base
+        drop.eventIDs = candidates.eventIDs
+        var stepEvents = candidates.logEvents.filter { $0.occurredAt <= asOf }
+        let accepted = events.accepted(candidates.events, asOf: asOf)
+        stepEvents.reserveCapacity(stepEvents.count + accepted.count)
+        for position in accepted { stepEvents.append(candidates.events.rows[position]) }
+        drop.events = stepEvents
+        drop.valueEntries = values.accepted(candidates.values, asOf: asOf).map { candidates.values.rows[$0] }
+        drop.journal = journal(asOf: asOf)
+        drop.healthDays = healthDays(asOf: asOf)
+        return drop
+    }
+
+    /// The winning revisions (highest, ties to the last in file order) of
+    /// the revisions not after `asOf`, without deletions, in file order.
+    private func journal(asOf: Instant) -> [JournalEntry] {
+        let revisions = candidates.journal
+        var winner = [Int](repeating: -1, count: journalEntries)
+        for (position, revision) in revisions.enumerated() where revision.entry.cookedAt.instant <= asOf {
+            let key = Int(revision.entryKey)
+            let current = winner[key]
+            if current >= 0 && revisions[current].revision > revision.revision { continue }
+            winner[key] = position
+        }
+        var entries: [JournalEntry] = []
+        for (position, revision) in revisions.enumerated()
+        where winner[Int(revision.entryKey)] == position && !revision.deleted {
+            entries.append(revision.entry)
+        }
+        return entries
+    }
+
+    /// The last step's health days with each day that has a sample after
+    /// the first step aggregated again from its samples not after `asOf`
+    /// (a day left without samples is gone, and so is a user left without days).
+    private func healthDays(asOf: Instant) -> [String: [LocalDate: HealthDay]] {
+        var all = base.healthDays
+        let samples = candidates.healthSamples
+        for (user, days) in lateHealthDays {
+            var userDays = all[user] ?? [:]
+            for (day, positions) in days {
+                var aggregate = HealthDay()
+                for position in positions where samples[position].start <= asOf {
+                    let sample = samples[position]
+                    aggregate.add(
+                        sample.metric, sample.value, source: sample.source, start: sample.start, end: sample.end,
+                        order: sample.order)
+                }
+                userDays[day] = aggregate.records > 0 ? aggregate : nil
+            }
+            all[user] = userDays.isEmpty ? nil : userDays
+        }
+        return all
+    }
+}
+
+/// Which events (or value entries) a step accepts: those whose duplicate
+/// test cannot change from the first step on are decided once; the rest are
+/// tested again at each step, in file order, among the rows not after it.
+struct TaskRowSteps: Sendable {
+    private enum Fate: UInt8 {
+        case accepted, duplicate, perStep
+    }
+
+    private let fates: [Fate]
+    private let perStepCount: Int
+
+    init<Row>(_ rows: TaskRowCandidates<Row>, from: Instant) {
+        let count = rows.count
+        // Rows linked by a shared id or retry key (union-find over positions).
+        var parent = [Int32](0..<Int32(count))
+        func root(_ position: Int32) -> Int32 {
+            var position = position
+            while parent[Int(position)] != position {
+                parent[Int(position)] = parent[Int(parent[Int(position)])]
+                position = parent[Int(position)]
+            }
+            return position
+        }
+        func link(_ a: Int32, _ b: Int32) {
+            let (ra, rb) = (root(a), root(b))
+            if ra != rb { parent[Int(max(ra, rb))] = min(ra, rb) }
+        }
+        var firstWithID = FingerprintMap()
+        var firstWithRetry = FingerprintMap()
+        firstWithID.reserve(count)
+        firstWithRetry.reserve(count)
+        for position in 0..<count {
+            let here = Int32(position)
+            if let first = firstWithID[rows.idKeys[position]] {
+                link(first, here)
+            } else {
+                firstWithID[rows.idKeys[position]] = here
+            }
+            if let retry = rows.retryKeys[position] {
+                if let first = firstWithRetry[retry] {
+                    link(first, here)
+                } else {
+                    firstWithRetry[retry] = here
+                }
+            }
+        }
+        // A group with a row after the first step is tested again at each step.
+        var lateGroup = [Bool](repeating: false, count: count)
+        for position in 0..<count where rows.instants[position] > from {
+            lateGroup[Int(root(Int32(position)))] = true
+        }
+        // The others as at the last step, where every row of theirs is in.
+        var dedup = TaskRowDeduplicator()
+        var fates: [Fate] = []
+        fates.reserveCapacity(count)
+        var perStep = 0
+        for position in 0..<count {
+            if lateGroup[Int(root(Int32(position)))] {
+                fates.append(.perStep)
+                perStep += 1
+            } else {
+                let first = dedup.claim(idKey: rows.idKeys[position], retryKey: rows.retryKeys[position])
+                fates.append(first ? .accepted : .duplicate)
+            }
+        }
+        self.fates = fates
+        perStepCount = perStep
+    }
+
+    /// The positions of the rows accepted as of `asOf`, in file order.
+    func accepted<Row>(_ rows: TaskRowCandidates<Row>, asOf: Instant) -> [Int] {
+        var dedup = TaskRowDeduplicator()
+        dedup.reserve(perStepCount)
+        var accepted: [Int] = []
+        accepted.reserveCapacity(fates.count)
+        for position in fates.indices {
+            switch fates[position] {
+            case .accepted: accepted.append(position)
+            case .duplicate: continue
+            case .perStep:
+                guard rows.instants[position] <= asOf,
+                    dedup.claim(idKey: rows.idKeys[position], retryKey: rows.retryKeys[position])
+                else { continue }
+                accepted.append(position)
+            }
+        }
+        return accepted
+    }
+}

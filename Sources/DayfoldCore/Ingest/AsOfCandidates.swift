@@ -24,7 +24,7 @@ public struct AsOfCandidates: Sendable {
     var events = TaskRowCandidates<StatusEvent>()
     /// Value entries naming an accepted task, in file order.
     var values = TaskRowCandidates<ValueEntry>()
-    /// Journal revisions that were not rejected, in file order.
+    /// Journal revisions neither rejected nor after the last step, in file order.
     var journal: [JournalRevision] = []
     /// Accepted health samples with their local day, in the order ingest
     /// folded them into the day aggregates (users one after the other, each
@@ -45,6 +45,8 @@ struct TaskRowCandidates<Row: Sendable>: Sendable {
     /// Fingerprints of the ids (`TaskRowDeduplicator.idKey`).
     var idKeys: [UInt64] = []
     /// Fingerprints of the offline-retry keys; nil for a row without one.
+    /// (Instants and keys are columns of their own: a step's duplicate
+    /// tests read them and no row.)
     var retryKeys: [UInt64?] = []
 
     var count: Int { rows.count }
@@ -55,16 +57,6 @@ struct TaskRowCandidates<Row: Sendable>: Sendable {
         idKeys.append(idKey)
         retryKeys.append(retryKey)
     }
-}
-
-/// A journal revision that was not rejected (SPEC §1.4: the highest revision
-/// of an entry not after the as-of wins, ties to the last in file order).
-struct JournalRevision: Sendable {
-    /// The entry id's index (ids compare as bytes; one index per id).
-    var entryKey: Int32
-    var revision: Int64
-    var deleted: Bool
-    var entry: JournalEntry
 }
 
 /// An accepted health sample and the local day of its start in its user's zone.

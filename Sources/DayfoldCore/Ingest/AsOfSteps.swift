@@ -74,13 +74,7 @@ struct AsOfSteps: Sendable {
     /// the revisions not after `asOf`, without deletions, in file order.
     private func journal(asOf: Instant) -> [JournalEntry] {
         let revisions = candidates.journal
-        var winner = [Int](repeating: -1, count: journalEntries)
-        for (position, revision) in revisions.enumerated() where revision.entry.cookedAt.instant <= asOf {
-            let key = Int(revision.entryKey)
-            let current = winner[key]
-            if current >= 0 && revisions[current].revision > revision.revision { continue }
-            winner[key] = position
-        }
+        let winner = JournalRevision.winners(revisions, entries: journalEntries, asOf: asOf)
         var entries: [JournalEntry] = []
         for (position, revision) in revisions.enumerated()
         where winner[Int(revision.entryKey)] == position && !revision.deleted {

@@ -168,7 +168,7 @@ extension DropIngestor {
             drop.healthDays[userID] = days
         }
         health.pending = include == nil ? [] : health.pending.filter { !folded[Int($0.user)] }
-        if drop.asOfCandidates != nil { drop.asOfCandidates?.healthUsers = health.users.strings }
+        drop.asOfCandidates?.healthUsers = health.users.strings
     }
 
     /// Folds the samples of users with a time-zone history: they need no

@@ -1,18 +1,12 @@
 /// journal/: meal entries with revisions (SPEC §1.4). The highest revision of
 /// an entry wins (ties: last in file order); a winning deletion removes it.
 extension DropIngestor {
-    private struct JournalCandidate {
-        /// The entry id's key in the run's id table (ids compare as bytes).
-        var entryKey: Int32
-        var revision: Int64
-        var deleted: Bool
-        var entry: JournalEntry
-        var account: Int
-    }
-
     func readJournal() throws {
-        var candidates: [JournalCandidate] = []
-        candidates.reserveCapacity(roomForRows(layout.journal, shortestRow: 100))
+        // The revisions not rejected nor ignored, in file order, and the account of each.
+        var revisions: [JournalRevision] = []
+        var accounts: [Int] = []
+        revisions.reserveCapacity(roomForRows(layout.journal, shortestRow: 100))
+        accounts.reserveCapacity(revisions.capacity)
         var journalUsers = ByteInterner()
         var entryIDs = ByteKeyTable()
         // Sized up front (rows are about 170 bytes): grown from empty, the
@@ -46,14 +40,14 @@ extension DropIngestor {
                 row.fate = .ignored
                 return
             }
-            candidates.append(
-                JournalCandidate(
+            revisions.append(
+                JournalRevision(
                     entryKey: entryIDs.intern(entryID).index, revision: revision, deleted: deleted,
                     entry: JournalEntry(
                         userID: journalUsers[userIndex], userIndex: userIndex, cookedAt: cooked,
                         portion: portion,
-                        energyKcal: energy, proteinG: protein, carbsG: carbs, fatG: fat),
-                    account: account))
+                        energyKcal: energy, proteinG: protein, carbsG: carbs, fatG: fat)))
+            accounts.append(account)
         }
         for file in layout.journal {
             if file.relativePath.hasSuffix(".sqlite") {
@@ -62,24 +56,15 @@ extension DropIngestor {
                 try readCSV(file, JournalColumn.self, handle)
             }
         }
-        if drop.asOfCandidates != nil {
-            drop.asOfCandidates?.journal = candidates.map {
-                JournalRevision(entryKey: $0.entryKey, revision: $0.revision, deleted: $0.deleted, entry: $0.entry)
-            }
-        }
-        var winner = [Int](repeating: -1, count: entryIDs.count)
-        for (position, candidate) in candidates.enumerated() {
-            let current = winner[Int(candidate.entryKey)]
-            if current >= 0 && candidates[current].revision > candidate.revision { continue }
-            winner[Int(candidate.entryKey)] = position
-        }
-        for (position, candidate) in candidates.enumerated() {
-            guard winner[Int(candidate.entryKey)] == position else {
-                count(candidate.account, .duplicate)
+        drop.asOfCandidates?.journal = revisions
+        let winner = JournalRevision.winners(revisions, entries: entryIDs.count)
+        for (position, revision) in revisions.enumerated() {
+            guard winner[Int(revision.entryKey)] == position else {
+                count(accounts[position], .duplicate)
                 continue
             }
-            count(candidate.account, .accepted)
-            if !candidate.deleted { drop.journal.append(candidate.entry) }
+            count(accounts[position], .accepted)
+            if !revision.deleted { drop.journal.append(revision.entry) }
         }
     }
 

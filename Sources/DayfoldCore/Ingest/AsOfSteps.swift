@@ -12,7 +12,10 @@
 /// of rows linked by shared ids and retry keys, none of them after the
 /// first step, is decided at every step as at the last.
 struct AsOfSteps: Sendable {
-    /// The last step's drop, without its candidates.
+    /// The last step's drop, without its candidates and its push rows (the
+    /// history tables take nothing from push/, SPEC §12), and with a zone
+    /// resolver of its own: the drop it comes from is the run's, whose
+    /// manifest lists the fallbacks the run's own as-of used, not a step's.
     private let base: IngestedDrop
     private let candidates: AsOfCandidates
     private let events: TaskRowSteps
@@ -30,6 +33,8 @@ struct AsOfSteps: Sendable {
         var base = drop
         let candidates = drop.asOfCandidates ?? AsOfCandidates()
         base.asOfCandidates = nil
+        base.push = nil
+        base.userZones = drop.userZones.withOwnRecord()
         self.base = base
         self.candidates = candidates
         events = TaskRowSteps(candidates.events, from: from)

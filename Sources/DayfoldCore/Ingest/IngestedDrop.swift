@@ -62,6 +62,7 @@ public struct IngestedDrop: Sendable {
         drop.eventIDs = ByteStrings()
         drop.valueEntries = []
         drop.journal = []
+        drop.asOfCandidates = nil
         return drop
     }
 

@@ -41,6 +41,13 @@ public final class UserZones: Sendable {
         self.defaultZone = defaultZone
     }
 
+    /// The same sources with a record of its own, empty: for lookups whose
+    /// fallbacks are not the run's (an as-of series' earlier steps, whose
+    /// zones at their own as-ofs the run's manifest does not report).
+    func withOwnRecord() -> UserZones {
+        UserZones(zones: zones, history: history, latestInstanceZone: latestInstanceZone, defaultZone: defaultZone)
+    }
+
     private static func warn(_ user: String, _ text: String, in fallbacks: inout Fallbacks) {
         fallbacks.warningsByUser[user, default: []].insert("timezone fallback for user \(user): \(text)")
     }

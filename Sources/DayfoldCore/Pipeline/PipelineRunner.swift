@@ -259,13 +259,8 @@ public struct PipelineRunner {
         // The staging folder exists from the start: an as-of series writes
         // its earlier steps there before the run's own as-of is read.
         let publisher = try OutputPublisher(target: target)
-        var historyOutputs: [(String, Int, String)] = []
         let started = Date()
         do {
-            if let series = asOfSeries {
-                historyOutputs = try writeHistory(steps: Array(series.steps.dropLast()), publisher: publisher)
-                timings.append(("history", Date().timeIntervalSince(started)))
-            }
             for folder in ["reports", "rejects", "snapshots"] + (debugTables ? ["debug"] : []) {
                 try FileManager.default.createDirectory(
                     atPath: publisher.path(folder), withIntermediateDirectories: true)
@@ -285,6 +280,9 @@ public struct PipelineRunner {
         // error of ingest is the input's, the others are the writing's.
         let outputs = declared.outputs.result()
         let events = declared.events.result()
+        // The write lap ends with the run's own outputs: the series' steps are timed on their own.
+        let writtenAt = Date()
+        let history = declared.history?.result()
         if let error = declared.ingested.failure {
             publisher.abandon()
             throw error
@@ -296,11 +294,17 @@ public struct PipelineRunner {
         do {
             let (facts, tables) = try outputs.get()
             drop = facts.result.drop
-            let clock = [started, declared.ingested.finishedAt, declared.facts.finishedAt, Date()].map { $0 ?? started }
+            let clock = [started, declared.ingested.finishedAt, declared.facts.finishedAt, writtenAt].map {
+                $0 ?? started
+            }
             timings += zip(["ingest", "compute", "write"], zip(clock, clock.dropFirst())).map {
                 ($0, $1.1.timeIntervalSince($1.0))
             }
-            var outputs = try tables + [events.get()] + historyOutputs
+            var outputs = try tables + [events.get()]
+            if let history {
+                outputs += try history.get().outputs
+                timings.append(("history", try history.get().seconds))
+            }
             outputs += try copyLastStep(outputs, publisher: publisher)
             outputs.sort { bytesLess($0.0, $1.0) }
             var runWarnings = facts.warnings
@@ -349,6 +353,8 @@ public struct PipelineRunner {
         var events: Stage<(String, Int, String)>
         var digests: Stage<[(digest: String, size: Int)?]>
         var collector: HTMLReportCollector?
+        /// An as-of series' earlier steps, written from the run's own reading.
+        var history: Stage<(outputs: [(String, Int, String)], seconds: Double)>?
     }
 
     /// What a whole run's facts stage passes on.
@@ -372,6 +378,7 @@ public struct PipelineRunner {
         let staging = publisher.staging
         let (config, asOf, input, debugTables) = (config, asOf, input, debugTables)
         let (showProgress, followLinks) = (showProgress, followLinks)
+        let series = asOfSeries.map { Array($0.steps.dropLast()) }.flatMap { $0.isEmpty ? nil : $0 }
         // Every input's SHA-256 is taken on a thread of its own, two files at
         // a time, beside the whole run (see `FileDigests`); with a state,
         // only those of files it does not know.
@@ -381,8 +388,19 @@ public struct PipelineRunner {
         let ingested = plan.stage("ingest", handingOver: clientInputs, taskInputs) { client, tasks in
             try PipelineRunner.ingest(
                 input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false,
-                hashWhileReading: false, clientInputs: client, taskInputs: tasks,
+                hashWhileReading: false, keepsAsOfCandidates: series != nil, clientInputs: client, taskInputs: tasks,
                 layoutOptions: DropLayout.Options(followLinks: followLinks))
+        }
+        // An as-of series' earlier steps are derived from this same reading
+        // (SPEC §12: one pass over the inputs), beside the run's own facts
+        // and writing.
+        let history = series.map { steps in
+            plan.stage("as-of series", after: ingested) { drop in
+                let started = Date()
+                let outputs = try PipelineRunner.writeHistory(
+                    drop, steps: steps, config: config, publisher: publisher)
+                return (outputs: outputs, seconds: Date().timeIntervalSince(started))
+            }
         }
         let client = plan.stage("client facts", after: clientInputs) {
             FactsStage.clientSide($0, config: config, asOf: asOf)
@@ -449,7 +467,7 @@ public struct PipelineRunner {
         }
         return WholeRunStages(
             ingested: ingested, facts: facts, outputs: outputs, events: events, digests: digests,
-            collector: collector)
+            collector: collector, history: history)
     }
 
     /// Replaces the state once the outputs are published; a failure is a
@@ -472,21 +490,17 @@ public struct PipelineRunner {
         }
     }
 
-    /// The series' steps before the run's own as-of: one ingest as of the
-    /// series' last step keeps the rows an earlier as-of decides otherwise
-    /// (`AsOfCandidates`), each step's drop is derived from it
-    /// (`AsOfSteps`), and its facts computed and history tables written, as
-    /// that step's plain run writes its snapshots, one step after the other.
-    /// Returns their paths, rows and SHA-256.
-    private func writeHistory(steps: [ParsedInstant], publisher: OutputPublisher) throws -> [(String, Int, String)] {
-        guard let first = steps.first, let last = asOfSeries?.steps.last else { return [] }
-        // The history tables take nothing from push/: the series does not read it.
-        let derived = AsOfSteps(
-            try PipelineRunner.ingest(
-                input: input, config: config, asOf: last, hashInputs: false, hashWhileReading: false,
-                reportHeaders: false, readsPush: false, keepsAsOfCandidates: true,
-                layoutOptions: DropLayout.Options(followLinks: followLinks)),
-            from: first.instant)
+    /// The series' steps before the run's own as-of, from the run's own
+    /// ingest (`drop`, as of the series' last step, with
+    /// `IngestOptions.keepsAsOfCandidates`): the rows an earlier as-of
+    /// decides otherwise were kept (`AsOfCandidates`), each step's drop is
+    /// derived from them (`AsOfSteps`), and its facts computed and history
+    /// tables written, as that step's plain run writes its snapshots.
+    private static func writeHistory(
+        _ drop: IngestedDrop, steps: [ParsedInstant], config: PipelineConfig, publisher: OutputPublisher
+    ) throws -> [(String, Int, String)] {
+        guard let first = steps.first else { return [] }
+        let derived = AsOfSteps(drop, from: first.instant)
         var outputs: [(String, Int, String)] = []
         for step in steps {
             let result = FactsStage.compute(derived.drop(asOf: step.instant), config: config, asOf: step)

@@ -76,22 +76,56 @@ import Testing
         }
     }
 
-    /// A step before the run's own as-of reads no push file (the history
-    /// tables take nothing from them), and everything else as a run does.
-    @Test func aStepReadsEverythingButPush() throws {
+    /// The series' steps come from the run's own reading (one pass over the
+    /// inputs), push/ included, and a step's drop carries no push row (the
+    /// history tables take nothing from them) but every other row the run's has.
+    @Test func aStepsDropIsTheRunsReadingWithoutPush() throws {
         let config = try PipelineConfig.load(path: Self.pipeline)
         let asOf = try #require(parseAsOf("2026-03-29T18:00:00Z"))
-        let whole = try PipelineRunner.ingest(input: Self.input, config: config, asOf: asOf, hashInputs: false)
-        let step = try PipelineRunner.ingest(
-            input: Self.input, config: config, asOf: asOf, hashInputs: false, readsPush: false)
+        let whole = try PipelineRunner.ingest(
+            input: Self.input, config: config, asOf: asOf, hashInputs: false, keepsAsOfCandidates: true)
+        let step = AsOfSteps(whole, from: Instant(micros: asOf.instant.micros - 86_400_000_000))
+            .drop(asOf: asOf.instant)
         #expect(whole.push != nil)
         #expect(step.push == nil)
-        #expect(step.notificationPreferences.isEmpty)
-        let pushFile = { (path: String) in path.hasPrefix("push/") || path.hasSuffix("notification_preferences.csv") }
-        #expect(whole.accounts.contains { pushFile($0.path) })
-        #expect(step.accounts.map(\.path) == whole.accounts.map(\.path).filter { !pushFile($0) })
         #expect(step.tasks.count == whole.tasks.count && step.events.count == whole.events.count)
         #expect(step.journal.count == whole.journal.count && step.healthDays.count == whole.healthDays.count)
+    }
+
+    /// A step's zone fallbacks are not the run's: a user with no zone of
+    /// their own whose one journal entry a later revision deletes is looked
+    /// up (and falls back to UTC) at the first step only, and the series
+    /// run's manifest lists the warnings of a plain run as of its last step.
+    @Test func aStepsZoneFallbacksStayOutOfTheRunsManifest() throws {
+        let drop = try HandMadeDrop([
+            "subjects/relationships.csv": """
+            relationship_id,client_user_id,coach_user_id,workspace_id,status,started_on,ended_on
+            r1,u1,c1,w1,ACTIVE,2026-03-07,
+
+            """,
+            "subjects/timezones.csv": "user_id,timezone,effective_from\nu1,Europe/Berlin,2020-01-01T00:00:00Z\n",
+            "journal/journal-000.csv": """
+            entry_id,user_id,cooked_at,revision,portion,energy_kcal,protein_g,carbs_g,fat_g,deleted
+            j1,u2,2026-03-08T08:00:00Z,1,,500,,,,
+            j1,u2,2026-03-09T23:30:00Z,2,,500,,,,true
+
+            """,
+        ])
+        defer { drop.remove() }
+        func warnings(_ arguments: [String], into name: String) throws -> [String] {
+            let output = drop.root.appendingPathComponent(name)
+            let run = try DayfoldProcess.run(["run", "--input", drop.drop.path, "--output", output.path] + arguments)
+            #expect(run.status == 0, "\(run.stderr)")
+            let data = try Data(contentsOf: output.appendingPathComponent("manifest.json"))
+            let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            return (manifest["warnings"] as? [String] ?? []).filter { $0.contains("timezone fallback") }
+        }
+        let first = try warnings(["--as-of", "2026-03-08T12:00:00Z"], into: "first")
+        let last = try warnings(["--as-of", "2026-03-10T12:00:00Z"], into: "last")
+        #expect(!first.isEmpty, "the first step falls back")
+        #expect(first != last, "the case needs a fallback the last step does not use")
+        let series = try warnings(["--as-of-series", "2026-03-08T12:00:00Z..2026-03-10T12:00:00Z"], into: "series")
+        #expect(series == last)
     }
 
     @Test func aSeriesWithAnAsOfIsAUsageError() throws {

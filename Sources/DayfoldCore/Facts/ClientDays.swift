@@ -53,6 +53,13 @@ public struct ClientTable: Sendable {
 }
 
 public enum ClientDayBuilder {
+    /// The earlier of two dates, either of which may be missing.
+    private static func min(_ a: LocalDate?, _ b: LocalDate?) -> LocalDate? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return Swift.min(a, b)
+    }
+
     /// Users with Progress rows (SPEC §9), sorted by bytes.
     static func users(_ drop: IngestedDrop) -> [String] {
         var users = Set(drop.relationships.map(\.clientUserID))
@@ -62,16 +69,18 @@ public enum ClientDayBuilder {
         return users.sorted(by: bytesLess)
     }
 
-    /// Journal entries by user, in journal order, each with its local day.
-    /// Entries are grouped by their user's index (no String hashed per
-    /// entry); a user's slot holds its zone source (taken once) and its entries.
-    static func journalByUser(_ drop: IngestedDrop) -> [String: [(LocalDate, JournalEntry)]] {
+    /// Journal entries by user, in journal order, each with its local day
+    /// and its position in `drop.journal` (read in place: a copied entry
+    /// retains its user id). Entries are grouped by their user's index (no
+    /// String hashed per entry); a user's slot holds its zone source (taken
+    /// once) and its entries.
+    static func journalByUser(_ drop: IngestedDrop) -> [String: [(date: LocalDate, entry: Int)]] {
         var slotOfIndex: [Int] = []
         var users: [String] = []
         var resolvers: [UserZones.Resolver] = []
-        var grouped: [[(LocalDate, JournalEntry)]] = []
-        for entry in drop.journal {
-            let index = Int(entry.userIndex)
+        var grouped: [[(date: LocalDate, entry: Int)]] = []
+        for position in drop.journal.indices {
+            let index = Int(drop.journal[position].userIndex)
             if index >= slotOfIndex.count {
                 slotOfIndex.append(contentsOf: repeatElement(-1, count: index + 1 - slotOfIndex.count))
             }
@@ -79,11 +88,11 @@ public enum ClientDayBuilder {
             if slot < 0 {
                 slot = grouped.count
                 slotOfIndex[index] = slot
-                users.append(entry.userID)
-                resolvers.append(drop.userZones.resolver(entry.userID))
+                users.append(drop.journal[position].userID)
+                resolvers.append(drop.userZones.resolver(drop.journal[position].userID))
                 grouped.append([])
             }
-            grouped[slot].append((resolvers[slot].localDate(entry.cookedAt), entry))
+            grouped[slot].append((resolvers[slot].localDate(drop.journal[position].cookedAt), position))
         }
         return Dictionary(uniqueKeysWithValues: zip(users, grouped))
     }
@@ -97,7 +106,7 @@ public enum ClientDayBuilder {
             let requested = ProgressCalculator.requestedSource(drop, user, .energyKcal)
             let journal = journalByUser[user] ?? []
             let health = drop.healthDays[user] ?? [:]
-            guard let first = (journal.map(\.0) + health.keys).min(), first <= today else {
+            guard let first = min(journal.lazy.map(\.date).min(), health.keys.min()), first <= today else {
                 tables.append(ClientTable(user: user, today: today, days: [], requestedDietarySource: requested))
                 continue
             }
@@ -120,9 +129,9 @@ public enum ClientDayBuilder {
                 guard let position = slot(date) else { continue }
                 days[position].journalEntries += 1
                 for nutrient in 0..<4 {
-                    if let perServing = entry.nutrient(nutrient) {
+                    if let perServing = drop.journal[entry].nutrient(nutrient) {
                         days[position].journal[nutrient] =
-                            (days[position].journal[nutrient] ?? 0) + perServing * entry.portion
+                            (days[position].journal[nutrient] ?? 0) + perServing * drop.journal[entry].portion
                     }
                 }
             }

@@ -91,45 +91,73 @@ public enum FactsStage {
     }
 
     static func activityDays(_ drop: IngestedDrop) -> ActivityDays {
-        let zones = drop.userZones
+        let count = drop.relationships.count
+        // The rows with activity, grouped by relationship (a counting sort
+        // of their positions), so that each relationship's zone source is
+        // taken once and held in a local: looked up in an array per row, it
+        // was copied with its references retained and released every time.
+        // Positions from `events.count` on are value entries'.
+        let eventCount = drop.events.count
+        func relationship(ofRow row: Int) -> Int? {
+            if row < eventCount {
+                let status = drop.events[row].toStatus
+                guard status == .completed || status == .skipped || status == .inProgress else { return nil }
+                return drop.tasks[drop.events[row].task].relationship
+            }
+            let entry = row - eventCount
+            return drop.valueEntries[entry].accepted ? drop.tasks[drop.valueEntries[entry].task].relationship : nil
+        }
+        let rows = eventCount + drop.valueEntries.count
+        var starts = [Int](repeating: 0, count: count + 1)
+        var owner = [Int32](repeating: -1, count: rows)
+        for row in 0..<rows {
+            guard let relationship = relationship(ofRow: row) else { continue }
+            owner[row] = Int32(relationship)
+            starts[relationship + 1] += 1
+        }
+        for index in 0..<count { starts[index + 1] += starts[index] }
+        var next = starts
+        var grouped = [Int32](repeating: 0, count: starts[count])
+        for row in 0..<rows where owner[row] >= 0 {
+            let relationship = Int(owner[row])
+            grouped[next[relationship]] = Int32(row)
+            next[relationship] += 1
+        }
+        owner = []
         // Days are gathered as numbers and deduplicated by sorting: a client
         // has a few hundred active days, but millions of events point at them.
-        var resolvers = [UserZones.Resolver?](repeating: nil, count: drop.relationships.count)
-        var days = [[Int32]](repeating: [], count: drop.relationships.count)
-        func add(_ relationship: Int, _ instant: Instant, _ offset: Int32) {
-            // The resolver is used where it is stored: copying it out and
-            // back retained and released its references for every event.
-            if resolvers[relationship] == nil {
-                resolvers[relationship] = zones.resolver(drop.relationships[relationship].clientUserID)
+        let zones = drop.userZones
+        var byRelationship = [Set<LocalDate>](repeating: [], count: count)
+        var days: [Int32] = []
+        for relationship in 0..<count where starts[relationship] < starts[relationship + 1] {
+            let resolver = zones.resolver(drop.relationships[relationship].clientUserID)
+            days.removeAll(keepingCapacity: true)
+            for position in starts[relationship]..<starts[relationship + 1] {
+                let row = Int(grouped[position])
+                let instant =
+                    row < eventCount
+                    ? ParsedInstant(instant: drop.events[row].occurredAt, offsetSeconds: drop.events[row].offsetSeconds)
+                    : ParsedInstant(
+                        instant: drop.valueEntries[row - eventCount].recordedAt,
+                        offsetSeconds: drop.valueEntries[row - eventCount].offsetSeconds)
+                days.append(resolver.localDate(instant).days)
             }
-            guard
-                let day = resolvers[relationship]?.localDate(ParsedInstant(instant: instant, offsetSeconds: offset))
-            else { return }
-            days[relationship].append(day.days)
-        }
-        // Fields read in place: a copied event would retain its reason.
-        for index in drop.events.indices {
-            let status = drop.events[index].toStatus
-            guard status == .completed || status == .skipped || status == .inProgress else { continue }
-            add(
-                drop.tasks[drop.events[index].task].relationship, drop.events[index].occurredAt,
-                drop.events[index].offsetSeconds)
-        }
-        for entry in drop.valueEntries where entry.accepted {
-            add(drop.tasks[entry.task].relationship, entry.recordedAt, entry.offsetSeconds)
-        }
-        func distinct(_ days: [Int32]) -> Set<LocalDate> {
-            var set = Set<LocalDate>()
-            var last: Int32?
-            for day in days.sorted() where day != last {
-                set.insert(LocalDate(days: day))
-                last = day
-            }
-            return set
+            byRelationship[relationship] = distinct(days)
         }
         return ActivityDays(
-            byRelationship: days.map(distinct),
-            journalByUser: ClientDayBuilder.journalByUser(drop).mapValues { distinct($0.map(\.0.days)) })
+            byRelationship: byRelationship,
+            journalByUser: ClientDayBuilder.journalByUser(drop).mapValues { distinct($0.map(\.date.days)) })
+    }
+
+    /// The distinct days among `days` (numbers of days since 1970-01-01).
+    private static func distinct(_ days: [Int32]) -> Set<LocalDate> {
+        var set = Set<LocalDate>(minimumCapacity: days.count)
+        var last: Int32?
+        for day in days.sorted() where day != last {
+            set.insert(LocalDate(days: day))
+            last = day
+        }
+        return set
     }
 
     static func computeSignals(

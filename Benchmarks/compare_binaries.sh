@@ -7,9 +7,13 @@
 # machine's load, and whatever a run leaves the next (page cache, memory the
 # host has backed), hit both sides alike. A binary against itself is the
 # noise floor: on this VM ±5–7 % in single pairs, a few % in medians of 5.
+# Every run is as of $AS_OF (default 2026-04-01T12:00:00Z); AS_OF= (empty)
+# passes no --as-of, for runs whose flags fix it themselves (--as-of-series).
 set -euo pipefail
 before=$1 after=$2 drop=$3 pairs=${4:-3}
 shift $(( $# < 4 ? $# : 4 ))
+as_of=(--as-of "${AS_OF-2026-04-01T12:00:00Z}")
+[ -z "${AS_OF-x}" ] && as_of=()
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for pair in $(seq "$pairs"); do
@@ -18,7 +22,7 @@ for pair in $(seq "$pairs"); do
     bin=$before; [ "$side" = after ] && bin=$after
     rm -rf "$work/out"
     /usr/bin/time -f "$side %e %U %M %S" -o "$work/time" "$bin" run --input "$drop" --output "$work/out" \
-      --as-of 2026-04-01T12:00:00Z --progress never "$@" >/dev/null
+      "${as_of[@]}" --progress never "$@" >/dev/null
     cat "$work/time" | tee -a "$work/all"
   done
 done

@@ -66,80 +66,118 @@ public enum TaskOutcomeCalculator {
         let acceptedEntries = drop.valueEntries.indices.filter { drop.valueEntries[$0].accepted }
         let entryGroups = TaskIndexGroups(
             taskCount: drop.tasks.count, acceptedEntries.map { drop.valueEntries[$0].task })
-        /// (occurred_at, id) order: ids break ties, compared as bytes.
-        func before(_ left: StatusEvent, _ right: StatusEvent) -> Bool {
-            left.occurredAt != right.occurredAt
-                ? left.occurredAt < right.occurredAt : drop.eventIDs.less(left.id, right.id)
-        }
-        let zones = drop.zones
+        // Bound once: a closure reading `drop` per task copied all of it.
+        let (zones, eventIDs, entries) = (drop.zones, drop.eventIDs, drop.valueEntries)
         var results: [TaskOutcome] = []
         results.reserveCapacity(drop.tasks.count)
-        // A day's tasks sit together in the exports: their shared deadline
-        // is worked out once (four zone-offset searches each time).
-        var deadlineOf: (zone: ZoneID, day: Int32, deadline: Instant)?
+        var deadlines = Deadlines(zones)
         for (index, task) in drop.tasks.enumerated() {
-            let deadline: Instant
-            if let known = deadlineOf, known.zone == task.zone, known.day == task.localDate.days {
-                deadline = known.deadline
-            } else {
-                deadline = zones.startOfDay(task.zone, task.localDate.adding(days: 2))
-                deadlineOf = (task.zone, task.localDate.days, deadline)
-            }
-            var outcome = TaskOutcome(task: index, kind: nil, deadline: deadline)
-            var latest: StatusEvent?
-            var firstCompletion: StatusEvent?
-            var lastSkip: StatusEvent?
-            var superseded = task.status == .superseded
-            var lateCompletion = false
+            var rules = TaskOutcomeRules(task, deadline: deadlines.of(task))
             for position in eventGroups.range(index) {
-                let event = events[eventGroups.members[position]]
-                if latest.map({ before($0, event) }) ?? true { latest = event }
-                switch event.toStatus {
-                case .completed where event.occurredAt < deadline:
-                    if firstCompletion.map({ before(event, $0) }) ?? true { firstCompletion = event }
-                case .completed:
-                    lateCompletion = true
-                case .skipped where event.occurredAt < deadline:
-                    if lastSkip.map({ before($0, event) }) ?? true { lastSkip = event }
-                case .superseded:
-                    superseded = true
-                default:
-                    break
+                rules.add(events[eventGroups.members[position]], eventIDs: eventIDs)
+            }
+            let outcome = rules.outcome(of: index, asOf: asOf, zones: zones) { onTaskDay in
+                entryGroups.range(index).contains {
+                    onTaskDay(entries[acceptedEntries[entryGroups.members[$0]]].recordedAt)
                 }
-            }
-            let latestStatus = latest?.toStatus ?? task.status
-            outcome.supersededVersion = superseded
-            if task.informational {
-                outcome.countsAsInfoCard = latestStatus != .canceled && latestStatus != .superseded
-                results.append(outcome)
-                continue
-            }
-            if let completion = firstCompletion {
-                outcome.kind = .completed
-                outcome.occurredAt = completion.occurredAt
-            } else if let skip = lastSkip {
-                outcome.kind = .skipped
-                outcome.occurredAt = skip.occurredAt
-                outcome.skipReason = skip.reason
-            } else if latestStatus == .canceled || latestStatus == .superseded {
-                outcome.kind = .excluded
-            } else if task.valueTask, asOf >= zones.startOfDay(task.zone, task.localDate.adding(days: 1)),
-                entryGroups.range(index).contains(where: {
-                    zones.localDate(task.zone, drop.valueEntries[acceptedEntries[entryGroups.members[$0]]].recordedAt)
-                        == task.localDate
-                })
-            {
-                outcome.kind = .completed
-                outcome.occurredAt = zones.startOfDay(task.zone, task.localDate.adding(days: 1))
-            } else if asOf >= deadline {
-                outcome.kind = .missed
-                outcome.occurredAt = deadline
-                outcome.late = lateCompletion
-            } else {
-                outcome.kind = .open
             }
             results.append(outcome)
         }
         return results
+    }
+
+    /// Tasks' deadlines (SPEC §3: the start of the second local day after
+    /// the task's). A day's tasks sit together in the exports: their shared
+    /// deadline is worked out once (four zone-offset searches each time).
+    struct Deadlines {
+        let zones: ZoneCatalog
+        private var last: (zone: ZoneID, day: Int32, deadline: Instant)?
+
+        init(_ zones: ZoneCatalog) { self.zones = zones }
+
+        mutating func of(_ task: DailyTask) -> Instant {
+            if let last, last.zone == task.zone, last.day == task.localDate.days { return last.deadline }
+            let deadline = zones.startOfDay(task.zone, task.localDate.adding(days: 2))
+            last = (task.zone, task.localDate.days, deadline)
+            return deadline
+        }
+    }
+}
+
+/// The rules of SPEC §3 for one task, in rule order: its accepted events
+/// are added in the drop's order, then `outcome` decides. The one statement
+/// of the rules: a whole run and a series step that computes only some
+/// tasks again (`StepTaskFacts`) both use it.
+struct TaskOutcomeRules {
+    let task: DailyTask
+    let deadline: Instant
+    private var latest: StatusEvent?
+    private var firstCompletion: StatusEvent?
+    private var lastSkip: StatusEvent?
+    private var superseded: Bool
+    private var lateCompletion = false
+
+    init(_ task: DailyTask, deadline: Instant) {
+        self.task = task
+        self.deadline = deadline
+        superseded = task.status == .superseded
+    }
+
+    /// (occurred_at, id) order: ids break ties, compared as bytes.
+    private static func before(_ left: StatusEvent, _ right: StatusEvent, _ eventIDs: ByteStrings) -> Bool {
+        left.occurredAt != right.occurredAt ? left.occurredAt < right.occurredAt : eventIDs.less(left.id, right.id)
+    }
+
+    mutating func add(_ event: StatusEvent, eventIDs: ByteStrings) {
+        if latest.map({ Self.before($0, event, eventIDs) }) ?? true { latest = event }
+        switch event.toStatus {
+        case .completed where event.occurredAt < deadline:
+            if firstCompletion.map({ Self.before(event, $0, eventIDs) }) ?? true { firstCompletion = event }
+        case .completed:
+            lateCompletion = true
+        case .skipped where event.occurredAt < deadline:
+            if lastSkip.map({ Self.before($0, event, eventIDs) }) ?? true { lastSkip = event }
+        case .superseded:
+            superseded = true
+        default:
+            break
+        }
+    }
+
+    /// The outcome as of `asOf`. `anyEntry` says whether one of the task's
+    /// accepted value entries passes the test it is given (recorded on the
+    /// task's local day); it is asked only when the rules reach that test.
+    func outcome(
+        of index: Int, asOf: Instant, zones: ZoneCatalog, anyEntry: ((Instant) -> Bool) -> Bool
+    ) -> TaskOutcome {
+        var outcome = TaskOutcome(task: index, kind: nil, deadline: deadline)
+        let latestStatus = latest?.toStatus ?? task.status
+        outcome.supersededVersion = superseded
+        if task.informational {
+            outcome.countsAsInfoCard = latestStatus != .canceled && latestStatus != .superseded
+            return outcome
+        }
+        if let completion = firstCompletion {
+            outcome.kind = .completed
+            outcome.occurredAt = completion.occurredAt
+        } else if let skip = lastSkip {
+            outcome.kind = .skipped
+            outcome.occurredAt = skip.occurredAt
+            outcome.skipReason = skip.reason
+        } else if latestStatus == .canceled || latestStatus == .superseded {
+            outcome.kind = .excluded
+        } else if task.valueTask, asOf >= zones.startOfDay(task.zone, task.localDate.adding(days: 1)),
+            anyEntry({ zones.localDate(task.zone, $0) == task.localDate })
+        {
+            outcome.kind = .completed
+            outcome.occurredAt = zones.startOfDay(task.zone, task.localDate.adding(days: 1))
+        } else if asOf >= deadline {
+            outcome.kind = .missed
+            outcome.occurredAt = deadline
+            outcome.late = lateCompletion
+        } else {
+            outcome.kind = .open
+        }
+        return outcome
     }
 }

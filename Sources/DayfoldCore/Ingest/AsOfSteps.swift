@@ -20,6 +20,8 @@ struct AsOfSteps: Sendable {
     private let candidates: AsOfCandidates
     private let events: TaskRowSteps
     private let values: TaskRowSteps
+    /// The first step's instant.
+    private let from: Instant
     /// How many entry keys the journal revisions use (revisions are decided
     /// again at every step: a pass over them is short).
     private let journalEntries: Int
@@ -34,9 +36,13 @@ struct AsOfSteps: Sendable {
         let candidates = drop.asOfCandidates ?? AsOfCandidates()
         base.asOfCandidates = nil
         base.push = nil
+        // A step's own, from the candidates (or none: `drop(asOf:taskRows:)`).
+        base.events = []
+        base.valueEntries = []
         base.userZones = drop.userZones.withOwnRecord()
         self.base = base
         self.candidates = candidates
+        self.from = from
         events = TaskRowSteps(candidates.events, from: from)
         values = TaskRowSteps(candidates.values, from: from)
         journalEntries = Int((candidates.journal.map(\.entryKey).max() ?? -1) + 1)
@@ -61,18 +67,29 @@ struct AsOfSteps: Sendable {
     /// The drop a plain ingest as of `asOf` (not before the first step, not
     /// after the last) makes, in every field the facts read; accounts and
     /// rejects are the last step's.
-    func drop(asOf: Instant) -> IngestedDrop {
+    ///
+    /// `taskRows: false` leaves the drop's events and value entries empty:
+    /// the facts read them only for the outcomes and the days of activity,
+    /// which a series takes from `StepTaskFacts` instead.
+    func drop(asOf: Instant, taskRows: Bool = true) -> IngestedDrop {
         var drop = base
         drop.eventIDs = candidates.eventIDs
+        drop.journal = journal(asOf: asOf)
+        drop.healthDays = healthDays(asOf: asOf)
+        guard taskRows else { return drop }
         var stepEvents = candidates.logEvents.filter { $0.occurredAt <= asOf }
         let accepted = events.accepted(candidates.events, asOf: asOf)
         stepEvents.reserveCapacity(stepEvents.count + accepted.count)
         for position in accepted { stepEvents.append(candidates.events.rows[position]) }
         drop.events = stepEvents
         drop.valueEntries = values.accepted(candidates.values, asOf: asOf).map { candidates.values.rows[$0] }
-        drop.journal = journal(asOf: asOf)
-        drop.healthDays = healthDays(asOf: asOf)
         return drop
+    }
+
+    /// The outcomes and days of activity of the steps from `from` on,
+    /// carried from one step to the next.
+    func taskFacts() -> StepTaskFacts {
+        StepTaskFacts(base, candidates: candidates, events: events, values: values, from: from)
     }
 
     /// The winning revisions (highest, ties to the last in file order) of
@@ -121,7 +138,8 @@ struct TaskRowSteps: Sendable {
     }
 
     private let fates: [Fate]
-    private let perStepCount: Int
+    /// The positions of the rows tested again at each step, in file order.
+    let perStepPositions: [Int32]
 
     init<Row>(_ rows: TaskRowCandidates<Row>, from: Instant) {
         let count = rows.count
@@ -167,24 +185,45 @@ struct TaskRowSteps: Sendable {
         var dedup = TaskRowDeduplicator()
         var fates: [Fate] = []
         fates.reserveCapacity(count)
-        var perStep = 0
+        var perStep: [Int32] = []
         for position in 0..<count {
             if lateGroup[Int(root(Int32(position)))] {
                 fates.append(.perStep)
-                perStep += 1
+                perStep.append(Int32(position))
             } else {
                 let first = dedup.claim(idKey: rows.idKeys[position], retryKey: rows.retryKeys[position])
                 fates.append(first ? .accepted : .duplicate)
             }
         }
         self.fates = fates
-        perStepCount = perStep
+        perStepPositions = perStep
+    }
+
+    /// Whether every step accepts the row at `position` (its group has no
+    /// row after the first step, and it won its duplicate test).
+    func alwaysAccepted(_ position: Int) -> Bool { fates[position] == .accepted }
+
+    /// Whether some step may accept the row at `position` (not a duplicate
+    /// decided once).
+    func everAccepted(_ position: Int) -> Bool { fates[position] != .duplicate }
+
+    /// For each of `perStepPositions`, whether a step as of `asOf` accepts
+    /// it: its duplicate test among the per-step rows not after `asOf`, in
+    /// file order (a decided group shares no id or retry key with them).
+    func perStepAccepted<Row>(_ rows: TaskRowCandidates<Row>, asOf: Instant) -> [Bool] {
+        var dedup = TaskRowDeduplicator()
+        dedup.reserve(perStepPositions.count)
+        return perStepPositions.map {
+            let position = Int($0)
+            return rows.instants[position] <= asOf
+                && dedup.claim(idKey: rows.idKeys[position], retryKey: rows.retryKeys[position])
+        }
     }
 
     /// The positions of the rows accepted as of `asOf`, in file order.
     func accepted<Row>(_ rows: TaskRowCandidates<Row>, asOf: Instant) -> [Int] {
-        var dedup = TaskRowDeduplicator()
-        dedup.reserve(perStepCount)
+        let decided = perStepAccepted(rows, asOf: asOf)
+        var next = 0
         var accepted: [Int] = []
         accepted.reserveCapacity(fates.count)
         for position in fates.indices {
@@ -192,10 +231,8 @@ struct TaskRowSteps: Sendable {
             case .accepted: accepted.append(position)
             case .duplicate: continue
             case .perStep:
-                guard rows.instants[position] <= asOf,
-                    dedup.claim(idKey: rows.idKeys[position], retryKey: rows.retryKeys[position])
-                else { continue }
-                accepted.append(position)
+                if decided[next] { accepted.append(position) }
+                next += 1
             }
         }
         return accepted

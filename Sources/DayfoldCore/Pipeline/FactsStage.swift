@@ -91,6 +91,21 @@ public enum FactsStage {
     }
 
     static func activityDays(_ drop: IngestedDrop) -> ActivityDays {
+        ActivityDays(byRelationship: relationshipActivity(drop), journalByUser: journalActivity(drop))
+    }
+
+    /// Whether an event to `status` is activity on its day (a completion, a skip or a start).
+    static func countsAsActivity(_ status: TaskStatus) -> Bool {
+        status == .completed || status == .skipped || status == .inProgress
+    }
+
+    /// The days with journal entries, per user.
+    static func journalActivity(_ drop: IngestedDrop) -> [String: Set<LocalDate>] {
+        ClientDayBuilder.journalByUser(drop).mapValues { distinct($0.map(\.date.days)) }
+    }
+
+    /// The days with completions, skips, starts or accepted values, per relationship.
+    static func relationshipActivity(_ drop: IngestedDrop) -> [Set<LocalDate>] {
         let count = drop.relationships.count
         // The rows with activity, grouped by relationship (a counting sort
         // of their positions), so that each relationship's zone source is
@@ -100,8 +115,7 @@ public enum FactsStage {
         let eventCount = drop.events.count
         func relationship(ofRow row: Int) -> Int? {
             if row < eventCount {
-                let status = drop.events[row].toStatus
-                guard status == .completed || status == .skipped || status == .inProgress else { return nil }
+                guard countsAsActivity(drop.events[row].toStatus) else { return nil }
                 return drop.tasks[drop.events[row].task].relationship
             }
             let entry = row - eventCount
@@ -144,9 +158,7 @@ public enum FactsStage {
             }
             byRelationship[relationship] = distinct(days)
         }
-        return ActivityDays(
-            byRelationship: byRelationship,
-            journalByUser: ClientDayBuilder.journalByUser(drop).mapValues { distinct($0.map(\.date.days)) })
+        return byRelationship
     }
 
     /// The distinct days among `days` (numbers of days since 1970-01-01).

@@ -513,9 +513,17 @@ public struct PipelineRunner {
     ) throws -> [(String, Int, String)] {
         guard let first = steps.first else { return [] }
         let derived = AsOfSteps(drop, from: first.instant)
+        // The steps in order: each computes again only the task outcomes and
+        // days of activity it can change (`StepTaskFacts`).
+        var taskFacts = derived.taskFacts()
         var outputs: [(String, Int, String)] = []
         for step in steps {
-            let result = FactsStage.compute(derived.drop(asOf: step.instant), config: config, asOf: step)
+            let stepDrop = derived.drop(asOf: step.instant, taskRows: false)
+            let (outcomes, byRelationship) = taskFacts.advance(to: step.instant)
+            let activity = FactsStage.ActivityDays(
+                byRelationship: byRelationship, journalByUser: FactsStage.journalActivity(stepDrop))
+            let result = FactsStage.facts(
+                stepDrop, outcomes: outcomes, activity: activity, config: config, asOf: step)
             for spec in OutputCatalog.history {
                 let (name, table) = (spec.name, spec.build(result))
                 let path = AsOfSeries.path(table: name, step: step)

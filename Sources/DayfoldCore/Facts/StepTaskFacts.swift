@@ -1,0 +1,195 @@
+/// A series' task outcomes and days of activity, carried from one step to
+/// the next (SPEC §12: the series in one pass): a step computes again only
+/// the tasks it can change, instead of every task from every event.
+///
+/// Why that is exact. A task's outcome reads its accepted events and value
+/// entries, and reads the as-of only in two tests (`asOf >=` the start of
+/// the day after the task's, and `asOf >=` its deadline, which is later);
+/// once true, both stay true as the steps move forward. So between two
+/// steps a task's outcome can change only if one of its rows was accepted
+/// at one and not at the other, or its deadline is after the earlier step.
+/// The days of activity are a union over the accepted rows: the rows every
+/// step accepts are gathered once, and a step adds the days of the others
+/// it accepts.
+///
+/// Which rows a step accepts comes from the series' candidates
+/// (`AsOfCandidates`, `TaskRowSteps`): a workout log's event when it is not
+/// after the step; a status event or value entry decided once (accepted or
+/// a duplicate at every step) or, in a group with a row after the first
+/// step, by that step's duplicate test.
+struct StepTaskFacts {
+    private let tasks: [DailyTask]
+    private let zones: ZoneCatalog
+    private let eventIDs: ByteStrings
+    private let logEvents: [StatusEvent]
+    private let events: TaskRowCandidates<StatusEvent>
+    private let values: TaskRowCandidates<ValueEntry>
+    private let eventSteps: TaskRowSteps
+    private let valueSteps: TaskRowSteps
+    /// Each task's events that some step accepts, as positions in the
+    /// workout logs' events followed by the status events (a step's drop
+    /// puts them in that order, and ties between events read it).
+    private let eventGroups: TaskIndexGroups
+    private let eventRows: [Int32]
+    /// Each task's value entries that some step accepts and that count.
+    private let entryGroups: TaskIndexGroups
+    private let entryRows: [Int32]
+    private let deadlines: [Instant]
+    /// Whether the current step accepts each event (positions as in
+    /// `eventRows`) and each value entry.
+    private var eventLive: [Bool]
+    private var entryLive: [Bool]
+    /// The workout logs' events after the first step (the only ones a step
+    /// may leave out; a log's event is at its own position in `eventRows`).
+    private let lateLogs: [Int32]
+    /// Where each per-step event sits in `eventRows`, and each per-step
+    /// value entry in `entryRows` (nil: an entry that does not count).
+    private let perStepEventSlots: [Int32]
+    private let perStepEntrySlots: [Int32?]
+    /// The days of activity of the rows every step accepts.
+    private let steadyActivity: [Set<LocalDate>]
+    /// The relationship and local day of each row a step may or may not
+    /// accept that is activity (nil: not activity): late logs' events, then
+    /// the per-step events, then the per-step value entries.
+    private let lateLogDays: [(Int, LocalDate)?]
+    private let perStepEventDays: [(Int, LocalDate)?]
+    private let perStepEntryDays: [(Int, LocalDate)?]
+    private var outcomes: [TaskOutcome] = []
+    private var previous: Instant?
+
+    init(
+        _ base: IngestedDrop, candidates: AsOfCandidates, events eventSteps: TaskRowSteps,
+        values valueSteps: TaskRowSteps, from: Instant
+    ) {
+        tasks = base.tasks
+        zones = base.zones
+        eventIDs = candidates.eventIDs
+        logEvents = candidates.logEvents
+        events = candidates.events
+        values = candidates.values
+        self.eventSteps = eventSteps
+        self.valueSteps = valueSteps
+        let logCount = logEvents.count
+
+        var eventRows: [Int32] = []
+        var eventTasks: [Int] = []
+        for (position, event) in logEvents.enumerated() {
+            eventRows.append(Int32(position))
+            eventTasks.append(event.task)
+        }
+        for position in 0..<events.count where eventSteps.everAccepted(position) {
+            eventRows.append(Int32(logCount + position))
+            eventTasks.append(events.rows[position].task)
+        }
+        self.eventRows = eventRows
+        eventGroups = TaskIndexGroups(taskCount: tasks.count, eventTasks)
+        var entryRows: [Int32] = []
+        var entryTasks: [Int] = []
+        for position in 0..<values.count where valueSteps.everAccepted(position) && values.rows[position].accepted {
+            entryRows.append(Int32(position))
+            entryTasks.append(values.rows[position].task)
+        }
+        self.entryRows = entryRows
+        var eventSlot = [Int32](repeating: -1, count: events.count)
+        for (slot, row) in eventRows.enumerated() where Int(row) >= logCount {
+            eventSlot[Int(row) - logCount] = Int32(slot)
+        }
+        perStepEventSlots = eventSteps.perStepPositions.map { eventSlot[Int($0)] }
+        var entrySlot = [Int32?](repeating: nil, count: values.count)
+        for (slot, row) in entryRows.enumerated() { entrySlot[Int(row)] = Int32(slot) }
+        perStepEntrySlots = valueSteps.perStepPositions.map { entrySlot[Int($0)] }
+        entryGroups = TaskIndexGroups(taskCount: tasks.count, entryTasks)
+        var deadlineOf = TaskOutcomeCalculator.Deadlines(zones)
+        deadlines = tasks.map { deadlineOf.of($0) }
+
+        // Every step accepts a log's event not after the first step and an
+        // event or entry decided as accepted; the others start left out.
+        eventLive = eventRows.map {
+            let row = Int($0)
+            return row < logCount
+                ? candidates.logEvents[row].occurredAt <= from : eventSteps.alwaysAccepted(row - logCount)
+        }
+        entryLive = entryRows.map { valueSteps.alwaysAccepted(Int($0)) }
+        lateLogs = candidates.logEvents.indices.filter { candidates.logEvents[$0].occurredAt > from }.map(Int32.init)
+
+        // The steady rows' days, as a drop of theirs would give them.
+        var steady = base
+        steady.events = candidates.logEvents.filter { $0.occurredAt <= from }
+        steady.events += (0..<events.count).filter(eventSteps.alwaysAccepted).map { candidates.events.rows[$0] }
+        steady.valueEntries = (0..<values.count).filter(valueSteps.alwaysAccepted).map { candidates.values.rows[$0] }
+        steadyActivity = FactsStage.relationshipActivity(steady)
+        func day(_ task: Int, _ instant: ParsedInstant) -> (Int, LocalDate) {
+            let relationship = base.tasks[task].relationship
+            return (relationship, base.userZones.localDate(base.relationships[relationship].clientUserID, instant))
+        }
+        func eventDay(_ event: StatusEvent) -> (Int, LocalDate)? {
+            guard FactsStage.countsAsActivity(event.toStatus) else { return nil }
+            return day(event.task, ParsedInstant(instant: event.occurredAt, offsetSeconds: event.offsetSeconds))
+        }
+        lateLogDays = lateLogs.map { eventDay(candidates.logEvents[Int($0)]) }
+        perStepEventDays = eventSteps.perStepPositions.map { eventDay(candidates.events.rows[Int($0)]) }
+        perStepEntryDays = valueSteps.perStepPositions.map {
+            let entry = candidates.values.rows[Int($0)]
+            guard entry.accepted else { return nil }
+            return day(entry.task, ParsedInstant(instant: entry.recordedAt, offsetSeconds: entry.offsetSeconds))
+        }
+    }
+
+    /// The outcomes (one per task, in task order) and the days of activity
+    /// per relationship as of `asOf`, a step not before the previous one.
+    mutating func advance(to asOf: Instant) -> (outcomes: [TaskOutcome], activity: [Set<LocalDate>]) {
+        var changed = [Bool](repeating: false, count: tasks.count)
+        var activity = steadyActivity
+        // Which rows of a changing fate this step accepts; a task whose row
+        // changed fate is computed again.
+        func set(_ live: inout [Bool], _ slot: Int32?, _ accepted: Bool, task: Int) {
+            guard let slot, live[Int(slot)] != accepted else { return }
+            live[Int(slot)] = accepted
+            changed[task] = true
+        }
+        for (index, position) in lateLogs.enumerated() {
+            let event = logEvents[Int(position)]
+            let accepted = event.occurredAt <= asOf
+            set(&eventLive, position, accepted, task: event.task)
+            if accepted, let (relationship, day) = lateLogDays[index] { activity[relationship].insert(day) }
+        }
+        for (index, accepted) in eventSteps.perStepAccepted(events, asOf: asOf).enumerated() {
+            let task = events.rows[Int(eventSteps.perStepPositions[index])].task
+            set(&eventLive, perStepEventSlots[index], accepted, task: task)
+            if accepted, let (relationship, day) = perStepEventDays[index] { activity[relationship].insert(day) }
+        }
+        for (index, accepted) in valueSteps.perStepAccepted(values, asOf: asOf).enumerated() {
+            let task = values.rows[Int(valueSteps.perStepPositions[index])].task
+            set(&entryLive, perStepEntrySlots[index], accepted, task: task)
+            if accepted, let (relationship, day) = perStepEntryDays[index] { activity[relationship].insert(day) }
+        }
+        // Bound once: a method reading `self` per task copied all of it.
+        let (tasks, deadlines, eventGroups, entryGroups) = (tasks, deadlines, eventGroups, entryGroups)
+        let (eventRows, entryRows, eventLive, entryLive) = (eventRows, entryRows, eventLive, entryLive)
+        let (logEvents, events, values, eventIDs, zones) = (logEvents, events.rows, values.rows, eventIDs, zones)
+        func outcome(_ index: Int) -> TaskOutcome {
+            var rules = TaskOutcomeRules(tasks[index], deadline: deadlines[index])
+            for position in eventGroups.range(index) {
+                let slot = eventGroups.members[position]
+                guard eventLive[slot] else { continue }
+                let row = Int(eventRows[slot])
+                rules.add(row < logEvents.count ? logEvents[row] : events[row - logEvents.count], eventIDs: eventIDs)
+            }
+            return rules.outcome(of: index, asOf: asOf, zones: zones) { onTaskDay in
+                entryGroups.range(index).contains {
+                    let slot = entryGroups.members[$0]
+                    return entryLive[slot] && onTaskDay(values[Int(entryRows[slot])].recordedAt)
+                }
+            }
+        }
+        if let earlier = previous, asOf >= earlier {
+            for index in tasks.indices where changed[index] || deadlines[index] > earlier {
+                outcomes[index] = outcome(index)
+            }
+        } else {
+            outcomes = tasks.indices.map(outcome)
+        }
+        previous = asOf
+        return (outcomes, activity)
+    }
+}

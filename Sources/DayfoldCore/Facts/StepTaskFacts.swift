@@ -175,12 +175,13 @@ struct StepTaskFacts {
                 let row = Int(eventRows[slot])
                 rules.add(row < logEvents.count ? logEvents[row] : events[row - logEvents.count], eventIDs: eventIDs)
             }
-            return rules.outcome(of: index, asOf: asOf, zones: zones) { onTaskDay in
-                entryGroups.range(index).contains {
+            let entered =
+                rules.asksForEntries(asOf: asOf, zones: zones)
+                && entryGroups.range(index).contains {
                     let slot = entryGroups.members[$0]
-                    return entryLive[slot] && onTaskDay(values[Int(entryRows[slot])].recordedAt)
+                    return entryLive[slot] && rules.isOnTaskDay(values[Int(entryRows[slot])].recordedAt, zones: zones)
                 }
-            }
+            return rules.outcome(of: index, asOf: asOf, zones: zones, enteredOnTaskDay: entered)
         }
         if let earlier = previous, asOf >= earlier {
             for index in tasks.indices where changed[index] || deadlines[index] > earlier {

@@ -76,12 +76,12 @@ public enum TaskOutcomeCalculator {
             for position in eventGroups.range(index) {
                 rules.add(events[eventGroups.members[position]], eventIDs: eventIDs)
             }
-            let outcome = rules.outcome(of: index, asOf: asOf, zones: zones) { onTaskDay in
-                entryGroups.range(index).contains {
-                    onTaskDay(entries[acceptedEntries[entryGroups.members[$0]]].recordedAt)
+            let entered =
+                rules.asksForEntries(asOf: asOf, zones: zones)
+                && entryGroups.range(index).contains {
+                    rules.isOnTaskDay(entries[acceptedEntries[entryGroups.members[$0]]].recordedAt, zones: zones)
                 }
-            }
-            results.append(outcome)
+            results.append(rules.outcome(of: index, asOf: asOf, zones: zones, enteredOnTaskDay: entered))
         }
         return results
     }
@@ -144,12 +144,26 @@ struct TaskOutcomeRules {
         }
     }
 
-    /// The outcome as of `asOf`. `anyEntry` says whether one of the task's
-    /// accepted value entries passes the test it is given (recorded on the
-    /// task's local day); it is asked only when the rules reach that test.
-    func outcome(
-        of index: Int, asOf: Instant, zones: ZoneCatalog, anyEntry: ((Instant) -> Bool) -> Bool
-    ) -> TaskOutcome {
+    /// Whether the outcome as of `asOf` turns on the task's value entries:
+    /// a value task, neither completed, skipped nor excluded, whose day is
+    /// over. Only then need a caller look at them (`isOnTaskDay`).
+    func asksForEntries(asOf: Instant, zones: ZoneCatalog) -> Bool {
+        guard task.valueTask, !task.informational, firstCompletion == nil, lastSkip == nil else { return false }
+        let latestStatus = latest?.toStatus ?? task.status
+        return latestStatus != .canceled && latestStatus != .superseded
+            && asOf >= zones.startOfDay(task.zone, task.localDate.adding(days: 1))
+    }
+
+    /// Whether a value entry recorded at `instant` falls on the task's local day.
+    func isOnTaskDay(_ instant: Instant, zones: ZoneCatalog) -> Bool {
+        zones.localDate(task.zone, instant) == task.localDate
+    }
+
+    /// The outcome as of `asOf`; `enteredOnTaskDay`: whether one of the
+    /// task's accepted value entries is on its day (a caller may pass false
+    /// without looking when `asksForEntries` is false: the rules do not
+    /// reach that test then).
+    func outcome(of index: Int, asOf: Instant, zones: ZoneCatalog, enteredOnTaskDay: Bool) -> TaskOutcome {
         var outcome = TaskOutcome(task: index, kind: nil, deadline: deadline)
         let latestStatus = latest?.toStatus ?? task.status
         outcome.supersededVersion = superseded
@@ -167,7 +181,7 @@ struct TaskOutcomeRules {
         } else if latestStatus == .canceled || latestStatus == .superseded {
             outcome.kind = .excluded
         } else if task.valueTask, asOf >= zones.startOfDay(task.zone, task.localDate.adding(days: 1)),
-            anyEntry({ zones.localDate(task.zone, $0) == task.localDate })
+            enteredOnTaskDay
         {
             outcome.kind = .completed
             outcome.occurredAt = zones.startOfDay(task.zone, task.localDate.adding(days: 1))

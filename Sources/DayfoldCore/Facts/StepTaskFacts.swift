@@ -137,7 +137,11 @@ struct StepTaskFacts {
 
     /// The outcomes (one per task, in task order) and the days of activity
     /// per relationship as of `asOf`, a step not before the previous one.
-    mutating func advance(to asOf: Instant) -> (outcomes: [TaskOutcome], activity: [Set<LocalDate>]) {
+    /// `recomputed`: the tasks whose outcomes were computed again since the
+    /// step before (nil: every task).
+    mutating func advance(to asOf: Instant) -> (
+        outcomes: [TaskOutcome], activity: [Set<LocalDate>], recomputed: [Int]?
+    ) {
         var changed = [Bool](repeating: false, count: tasks.count)
         var activity = steadyActivity
         // Which rows of a changing fate this step accepts; a task whose row
@@ -183,14 +187,15 @@ struct StepTaskFacts {
                 }
             return rules.outcome(of: index, asOf: asOf, zones: zones, enteredOnTaskDay: entered)
         }
+        var recomputed: [Int]?
         if let earlier = previous, asOf >= earlier {
-            for index in tasks.indices where changed[index] || deadlines[index] > earlier {
-                outcomes[index] = outcome(index)
-            }
+            let again = tasks.indices.filter { changed[$0] || deadlines[$0] > earlier }
+            for index in again { outcomes[index] = outcome(index) }
+            recomputed = again
         } else {
             outcomes = tasks.indices.map(outcome)
         }
         previous = asOf
-        return (outcomes, activity)
+        return (outcomes, activity, recomputed)
     }
 }

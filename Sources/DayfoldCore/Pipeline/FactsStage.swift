@@ -36,18 +36,17 @@ public enum FactsStage {
 
     /// The facts computed from the task outcomes: relationship days,
     /// streaks, risk signals and push facts, with the client side and the
-    /// days of activity. `client` and `activity` are given when a plan
+    /// days of activity. `days` are the relationship day tables when a
+    /// series step carries them (`StepRelationshipDays`). `client` and `activity` are given when a plan
     /// computed them already (the client side alongside the reading of
     /// status events it does not need, activity beside the outcomes); nil
     /// computes them here, beside the task side.
     static func facts(
         _ drop: IngestedDrop, outcomes: [TaskOutcome], client: ClientSide? = nil, activity: ActivityDays? = nil,
-        config: PipelineConfig, asOf: ParsedInstant, owned: Set<String>? = nil
+        days: [[RelationshipDay]]? = nil, config: PipelineConfig, asOf: ParsedInstant,
+        owned: Set<String>? = nil
     ) -> RunResult {
-        let zones = drop.userZones
-        let today = drop.relationships.map {
-            zones.zones.localDate(zones.zone($0.clientUserID, at: asOf), asOf.instant)
-        }
+        let today = today(drop, asOf: asOf)
         let progressOptions = progressOptions(drop, config)
         // The client side (day tables, Progress) and activity days run
         // alongside the task side. They share the drop (read only) and its
@@ -64,8 +63,10 @@ public enum FactsStage {
         // Only the owned relationships' day tables: a partition holds every
         // relationship of the subjects, and building the others' tables (from
         // their start to today) made each partition grow with the whole drop.
-        let days = RelationshipDayBuilder.build(
-            drop, outcomes: outcomes, today: today, streakThreshold: config.streakThreshold, owned: owned)
+        let days =
+            days
+            ?? RelationshipDayBuilder.build(
+                drop, outcomes: outcomes, today: today, streakThreshold: config.streakThreshold, owned: owned)
         let streaks = drop.relationships.indices.compactMap {
             StreakCalculator.summary(days[$0], relationship: $0, today: today[$0])
         }
@@ -81,6 +82,12 @@ public enum FactsStage {
         result.owned = owned
         result.push = pushSide?.value()
         return result
+    }
+
+    /// Each relationship's today: the local date of the as-of in its client's zone then.
+    static func today(_ drop: IngestedDrop, asOf: ParsedInstant) -> [LocalDate] {
+        let zones = drop.userZones
+        return drop.relationships.map { zones.zones.localDate(zones.zone($0.clientUserID, at: asOf), asOf.instant) }
     }
 
     /// Local days with activity: per relationship (completions, skips,

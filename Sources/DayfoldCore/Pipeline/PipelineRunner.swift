@@ -512,18 +512,10 @@ public struct PipelineRunner {
         _ drop: IngestedDrop, steps: [ParsedInstant], config: PipelineConfig, publisher: OutputPublisher
     ) throws -> [(String, Int, String)] {
         guard let first = steps.first else { return [] }
-        let derived = AsOfSteps(drop, from: first.instant)
-        // The steps in order: each computes again only the task outcomes and
-        // days of activity it can change (`StepTaskFacts`).
-        var taskFacts = derived.taskFacts()
+        var series = SeriesSteps(drop, from: first.instant, config: config)
         var outputs: [(String, Int, String)] = []
         for step in steps {
-            let stepDrop = derived.drop(asOf: step.instant, taskRows: false)
-            let (outcomes, byRelationship) = taskFacts.advance(to: step.instant)
-            let activity = FactsStage.ActivityDays(
-                byRelationship: byRelationship, journalByUser: FactsStage.journalActivity(stepDrop))
-            let result = FactsStage.facts(
-                stepDrop, outcomes: outcomes, activity: activity, config: config, asOf: step)
+            let result = series.facts(asOf: step)
             for spec in OutputCatalog.history {
                 let (name, table) = (spec.name, spec.build(result))
                 let path = AsOfSeries.path(table: name, step: step)

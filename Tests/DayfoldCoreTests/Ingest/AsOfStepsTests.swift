@@ -151,6 +151,7 @@ import Testing
             keepsAsOfCandidates: true)
         let derived = AsOfSteps(once, from: first)
         var taskFacts = derived.taskFacts()
+        var series = SeriesSteps(once, from: first, config: config)
         var seen: [StepRows] = []
         for offset in stride(from: Int64(0), through: 72, by: Int(hours)) {
             let step = ParsedInstant(instant: Instant(micros: first.micros + offset * hour), offsetSeconds: 0)
@@ -168,25 +169,24 @@ import Testing
             #expect(String(describing: gotFacts.streaks) == String(describing: wantFacts.streaks))
             #expect(String(describing: gotFacts.signals) == String(describing: wantFacts.signals))
             #expect(String(describing: gotFacts.progress) == String(describing: wantFacts.progress))
-            // A series computes the outcomes and days of activity step after
-            // step, each from the one before (`StepTaskFacts`), on a drop
-            // without its task rows.
-            let (outcomes, activity) = taskFacts.advance(to: step.instant)
+            // A series computes the outcomes, days of activity and relationship
+            // days step after step, each from the one before (`StepTaskFacts`,
+            // `StepRelationshipDays`), on a drop without its task rows.
+            let (outcomes, activity, _) = taskFacts.advance(to: step.instant)
             #expect(
                 String(describing: outcomes) == String(describing: wantFacts.outcomes),
                 "\(drop) as of \(step.instant): outcomes carried from the step before")
             #expect(activity == FactsStage.relationshipActivity(plain), "\(drop) as of \(step.instant): activity")
-            let light = derived.drop(asOf: step.instant, taskRows: false)
-            let seriesFacts = FactsStage.facts(
-                light, outcomes: outcomes,
-                activity: .init(byRelationship: activity, journalByUser: FactsStage.journalActivity(light)),
-                config: config, asOf: step)
-            #expect(String(describing: seriesFacts.signals) == String(describing: wantFacts.signals))
+            let seriesFacts = series.facts(asOf: step)
             #expect(
-                String(describing: seriesFacts.relationshipDays) == String(describing: wantFacts.relationshipDays))
+                String(describing: seriesFacts.relationshipDays) == String(describing: wantFacts.relationshipDays),
+                "\(drop) as of \(step.instant): relationship days carried from the step before")
+            #expect(String(describing: seriesFacts.streaks) == String(describing: wantFacts.streaks))
+            #expect(String(describing: seriesFacts.signals) == String(describing: wantFacts.signals))
+            #expect(String(describing: seriesFacts.progress) == String(describing: wantFacts.progress))
         }
         // A step before the one before is computed whole again.
-        let (outcomes, _) = taskFacts.advance(to: first)
+        let (outcomes, _, _) = taskFacts.advance(to: first)
         let plainFirst = try PipelineRunner.ingest(
             input: drop, config: config, asOf: ParsedInstant(instant: first, offsetSeconds: 0), hashInputs: false,
             reportHeaders: false, readsPush: false)
@@ -194,6 +194,12 @@ import Testing
             String(describing: outcomes)
                 == String(describing: TaskOutcomeCalculator.outcomes(plainFirst, asOf: first)),
             "\(drop): a step back to the first")
+        let wantFirst = FactsStage.compute(
+            plainFirst, config: config, asOf: ParsedInstant(instant: first, offsetSeconds: 0))
+        let gotFirst = series.facts(asOf: ParsedInstant(instant: first, offsetSeconds: 0))
+        #expect(
+            String(describing: gotFirst.relationshipDays) == String(describing: wantFirst.relationshipDays),
+            "\(drop): relationship days of a step back to the first")
         return seen
     }
 }

@@ -60,10 +60,12 @@ public enum ClientDayBuilder {
         return Swift.min(a, b)
     }
 
-    /// Users with Progress rows (SPEC §9), sorted by bytes.
-    static func users(_ drop: IngestedDrop) -> [String] {
+    /// Users with Progress rows (SPEC §9), sorted by bytes: relationships'
+    /// clients and users with journal entries (`journalByUser`'s keys),
+    /// health days or failed imports.
+    static func users(_ drop: IngestedDrop, journalByUser: [String: [(date: LocalDate, entry: Int)]]) -> [String] {
         var users = Set(drop.relationships.map(\.clientUserID))
-        users.formUnion(drop.journal.map(\.userID))
+        users.formUnion(journalByUser.keys)
         users.formUnion(drop.healthDays.keys)
         users.formUnion(drop.failedImports)
         return users.sorted(by: bytesLess)
@@ -98,50 +100,111 @@ public enum ClientDayBuilder {
     }
 
     public static func build(_ drop: IngestedDrop, asOf: ParsedInstant, owned: Set<String>? = nil) -> [ClientTable] {
+        build(drop, asOf: asOf, owned: owned, journalByUser: journalByUser(drop))
+    }
+
+    /// The tables of `owned` users (nil: all), from `journalByUser(drop)`.
+    static func build(
+        _ drop: IngestedDrop, asOf: ParsedInstant, owned: Set<String>?,
+        journalByUser: [String: [(date: LocalDate, entry: Int)]]
+    ) -> [ClientTable] {
+        users(drop, journalByUser: journalByUser).compactMap { user in
+            guard owned?.contains(user) ?? true else { return nil }
+            return table(
+                drop, user: user, today: today(drop, user: user, asOf: asOf),
+                requested: ProgressCalculator.requestedSource(drop, user, .energyKcal),
+                journal: journalByUser[user] ?? [])
+        }
+    }
+
+    /// The local date of the as-of in the user's zone then.
+    static func today(_ drop: IngestedDrop, user: String, asOf: ParsedInstant) -> LocalDate {
         let zones = drop.userZones
-        let journalByUser = journalByUser(drop)
-        var tables: [ClientTable] = []
-        for user in users(drop) where owned?.contains(user) ?? true {
-            let today = zones.zones.localDate(zones.zone(user, at: asOf), asOf.instant)
-            let requested = ProgressCalculator.requestedSource(drop, user, .energyKcal)
-            let journal = journalByUser[user] ?? []
-            let health = drop.healthDays[user] ?? [:]
-            guard let first = min(journal.lazy.map(\.date).min(), health.keys.min()), first <= today else {
-                tables.append(ClientTable(user: user, today: today, days: [], requestedDietarySource: requested))
-                continue
-            }
-            var days: [ClientDay] = []
-            days.reserveCapacity(Int(today.days - first.days) + 1)
-            var zoneNames: [ZoneID: String] = [:]
-            let schedule = zones.schedule(user)
-            for offset in 0...Int(today.days - first.days) {
-                let date = first.adding(days: offset)
-                let zone = schedule.zone(on: date)
-                let name = zoneNames[zone] ?? zones.zones.name(of: zone)
-                zoneNames[zone] = name
-                days.append(ClientDay(date: date, timezone: name))
-            }
-            func slot(_ date: LocalDate) -> Int? {
-                let offset = Int(date.days - first.days)
-                return offset >= 0 && offset < days.count ? offset : nil
-            }
-            for (date, entry) in journal {
+        return zones.zones.localDate(zones.zone(user, at: asOf), asOf.instant)
+    }
+
+    /// The first day of a user's table: its earliest journal or health day
+    /// (nil: it has neither).
+    static func firstDay(_ drop: IngestedDrop, user: String, journal: [(date: LocalDate, entry: Int)]) -> LocalDate? {
+        min(journal.lazy.map(\.date).min(), drop.healthDays[user]?.keys.min())
+    }
+
+    /// A user's table, from its first day through `today` (no days when it
+    /// has no data by then).
+    static func table(
+        _ drop: IngestedDrop, user: String, today: LocalDate, requested: ProgressSource,
+        journal: [(date: LocalDate, entry: Int)]
+    ) -> ClientTable {
+        var table = ClientTable(user: user, today: today, days: [], requestedDietarySource: requested)
+        guard let first = firstDay(drop, user: user, journal: journal), first <= today else { return table }
+        table.days.reserveCapacity(Int(today.days - first.days) + 1)
+        appendDays(drop, user: user, through: today, to: &table.days, from: first)
+        fill(&table.days, drop, user: user, journal: journal)
+        return table
+    }
+
+    /// Appends empty days (each with its zone's name) after the last of
+    /// `days` (or from `from` when there are none) through `end`.
+    static func appendDays(
+        _ drop: IngestedDrop, user: String, through end: LocalDate, to days: inout [ClientDay], from: LocalDate
+    ) {
+        let start = days.last.map { $0.date.adding(days: 1) } ?? from
+        guard start <= end else { return }
+        let zones = drop.userZones
+        let schedule = zones.schedule(user)
+        var zoneNames: [ZoneID: String] = [:]
+        for offset in 0...Int(end.days - start.days) {
+            let date = start.adding(days: offset)
+            let zone = schedule.zone(on: date)
+            let name = zoneNames[zone] ?? zones.zones.name(of: zone)
+            zoneNames[zone] = name
+            days.append(ClientDay(date: date, timezone: name))
+        }
+    }
+
+    /// Sets the journal and health figures of `days` (all, or those in
+    /// `only`) from the user's entries and health days. The days filled are
+    /// emptied first; a day's nutrients are summed in journal order, as a
+    /// whole build sums them, so that a day filled again has the same bits.
+    static func fill(
+        _ days: inout [ClientDay], _ drop: IngestedDrop, user: String, journal: [(date: LocalDate, entry: Int)],
+        only: Set<LocalDate>? = nil
+    ) {
+        guard let first = days.first?.date else { return }
+        func slot(_ date: LocalDate) -> Int? {
+            let offset = Int(date.days - first.days)
+            guard offset >= 0 && offset < days.count else { return nil }
+            return only?.contains(date) ?? true ? offset : nil
+        }
+        if let only {
+            for date in only {
                 guard let position = slot(date) else { continue }
-                days[position].journalEntries += 1
-                for nutrient in 0..<4 {
-                    if let perServing = drop.journal[entry].nutrient(nutrient) {
-                        days[position].journal[nutrient] =
-                            (days[position].journal[nutrient] ?? 0) + perServing * drop.journal[entry].portion
-                    }
+                days[position] = ClientDay(date: date, timezone: days[position].timezone)
+            }
+        }
+        for (date, entry) in journal {
+            guard let position = slot(date) else { continue }
+            days[position].journalEntries += 1
+            for nutrient in 0..<4 {
+                if let perServing = drop.journal[entry].nutrient(nutrient) {
+                    days[position].journal[nutrient] =
+                        (days[position].journal[nutrient] ?? 0) + perServing * drop.journal[entry].portion
                 }
             }
+        }
+        let health = drop.healthDays[user] ?? [:]
+        if let only {
+            for date in only {
+                guard let position = slot(date), let aggregate = health[date] else { continue }
+                days[position].healthRecords = aggregate.records
+                days[position].health = aggregate.values
+            }
+        } else {
             for (date, aggregate) in health {
                 guard let position = slot(date) else { continue }
                 days[position].healthRecords = aggregate.records
                 days[position].health = aggregate.values
             }
-            tables.append(ClientTable(user: user, today: today, days: days, requestedDietarySource: requested))
         }
-        return tables
     }
 }

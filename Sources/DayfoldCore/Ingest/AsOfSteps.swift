@@ -92,6 +92,36 @@ struct AsOfSteps: Sendable {
         StepTaskFacts(base, candidates: candidates, events: events, values: values, from: from)
     }
 
+    /// Per user, the local days whose client-table figures (journal sums,
+    /// health aggregates) a step as of `asOf` may hold otherwise than one as
+    /// of `previous`: the days of the entries whose winning revision
+    /// changed (the old winner's day and the new one's, deletions aside),
+    /// and the health days with a sample in (previous, asOf]. Nil when
+    /// `asOf` is before `previous` (the steps are carried forward only).
+    func changedClientDays(from previous: Instant, to asOf: Instant) -> [String: Set<LocalDate>]? {
+        guard asOf >= previous else { return nil }
+        var changed: [String: Set<LocalDate>] = [:]
+        guard asOf > previous else { return changed }
+        let revisions = candidates.journal
+        let before = JournalRevision.winners(revisions, entries: journalEntries, asOf: previous)
+        let now = JournalRevision.winners(revisions, entries: journalEntries, asOf: asOf)
+        for key in now.indices where now[key] != before[key] {
+            for position in [before[key], now[key]] where position >= 0 && !revisions[position].deleted {
+                let entry = revisions[position].entry
+                let day = base.userZones.resolver(entry.userID).localDate(entry.cookedAt)
+                changed[entry.userID, default: []].insert(day)
+            }
+        }
+        let samples = candidates.healthSamples
+        for (user, days) in lateHealthDays {
+            for (day, positions) in days
+            where positions.contains(where: { samples[$0].start > previous && samples[$0].start <= asOf }) {
+                changed[user, default: []].insert(day)
+            }
+        }
+        return changed
+    }
+
     /// The winning revisions (highest, ties to the last in file order) of
     /// the revisions not after `asOf`, without deletions, in file order.
     private func journal(asOf: Instant) -> [JournalEntry] {

@@ -108,7 +108,13 @@ public enum FactsStage {
 
     /// The days with journal entries, per user.
     static func journalActivity(_ drop: IngestedDrop) -> [String: Set<LocalDate>] {
-        ClientDayBuilder.journalByUser(drop).mapValues { distinct($0.map(\.date.days)) }
+        journalActivity(ClientDayBuilder.journalByUser(drop))
+    }
+
+    /// The days with journal entries, per user, from `ClientDayBuilder.journalByUser`.
+    static func journalActivity(_ journalByUser: [String: [(date: LocalDate, entry: Int)]]) -> [String: Set<LocalDate>]
+    {
+        journalByUser.mapValues { distinct($0.map(\.date.days)) }
     }
 
     /// The days with completions, skips, starts or accepted values, per relationship.

@@ -1,14 +1,18 @@
 /// The facts of an as-of series' steps (SPEC §12), taken in order from one
 /// ingest as of the last step: each step's drop is derived (`AsOfSteps`),
-/// and its task outcomes, days of activity and relationship day tables are
-/// the step before's, computed again only where the step can change them
-/// (`StepTaskFacts`, `StepRelationshipDays`). The rest of a step's facts
-/// (the client side, streaks, signals) is computed from them whole.
+/// and its task outcomes, days of activity, relationship day tables and
+/// client day tables are the step before's, computed again only where the
+/// step can change them (`StepTaskFacts`, `StepRelationshipDays`,
+/// `StepClientTables`). The rest of a step's facts (Progress, streaks,
+/// signals) is computed from them whole.
 struct SeriesSteps {
     private let derived: AsOfSteps
     private let config: PipelineConfig
     private var taskFacts: StepTaskFacts
     private var days: StepRelationshipDays
+    private let clientTables = StepClientTables()
+    /// The step before's instant (nil before the first).
+    private var previous: Instant?
 
     /// `drop` comes from an ingest with `IngestOptions.keepsAsOfCandidates`
     /// as of the series' last step; `from` is its first step.
@@ -24,12 +28,28 @@ struct SeriesSteps {
     /// earlier step than the one before is computed whole.
     mutating func facts(asOf step: ParsedInstant) -> RunResult {
         let drop = derived.drop(asOf: step.instant, taskRows: false)
+        // The client side (its day tables, Progress and journal days)
+        // beside the task side, as a plain run computes them.
+        let (derived, config, clientTables, previous) = (derived, config, clientTables, previous)
+        let clientSide = BackgroundValue {
+            let journalByUser = ClientDayBuilder.journalByUser(drop)
+            let changed = previous.flatMap { derived.changedClientDays(from: $0, to: step.instant) }
+            let tables = clientTables.advance(drop, asOf: step, journalByUser: journalByUser, changed: changed)
+            let progress = ProgressCalculator.ranges(
+                drop, tables: tables, options: FactsStage.progressOptions(drop, config))
+            return (
+                FactsStage.ClientSide(tables: tables, progress: progress),
+                FactsStage.journalActivity(journalByUser)
+            )
+        }
         let (outcomes, byRelationship, recomputed) = taskFacts.advance(to: step.instant)
-        let activity = FactsStage.ActivityDays(
-            byRelationship: byRelationship, journalByUser: FactsStage.journalActivity(drop))
         let tables = days.advance(
             drop, outcomes: outcomes, recomputed: recomputed, today: FactsStage.today(drop, asOf: step))
+        let (client, journalDays) = clientSide.value()
+        self.previous = step.instant
         return FactsStage.facts(
-            drop, outcomes: outcomes, activity: activity, days: tables, config: config, asOf: step)
+            drop, outcomes: outcomes, client: client,
+            activity: FactsStage.ActivityDays(byRelationship: byRelationship, journalByUser: journalDays),
+            days: tables, config: config, asOf: step)
     }
 }

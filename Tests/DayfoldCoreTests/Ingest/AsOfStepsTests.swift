@@ -55,7 +55,10 @@ import Testing
     /// happened later than its retry (and a third row chained to the retry by
     /// its retry key), a value entry likewise, a journal entry whose
     /// revisions move it to the next day and then delete it, and health
-    /// days whose samples straddle the steps.
+    /// days whose samples straddle the steps. A user without a zone (whose
+    /// rows' days follow their own offsets) has an entry and a sample on a
+    /// day after its today when they come in: the day they fall on is
+    /// filled when a later step's today reaches it.
     @Test func rowsThatAStepDecidesOtherwiseAreDecidedAsOfThatStep() throws {
         let drop = try HandMadeDrop([
             "subjects/relationships.csv": """
@@ -92,6 +95,8 @@ import Testing
             j1,u1,2026-03-09T08:00:00Z,2,2,500,,,,
             j2,u1,2026-03-08T09:00:00Z,1,,300,,,,
             j1,u1,2026-03-09T23:30:00Z,3,,500,,,,true
+            j4,u2,2026-03-08T01:00:00Z,1,,200,,,,
+            j3,u2,2026-03-09T02:00:00+10:00,1,,400,,,,
 
             """,
             "health/health-000.csv": """
@@ -101,6 +106,7 @@ import Testing
             u1,HKQuantityTypeIdentifierBodyMass,80,kg,2026-03-09T07:00:00Z,,Scale,com.scale,
             u1,HKQuantityTypeIdentifierBodyMass,79.5,kg,2026-03-09T19:00:00Z,,Scale,com.scale,
             u1,HKQuantityTypeIdentifierDietaryEnergyConsumed,700,kcal,2026-03-10T10:00:00Z,,App,com.app,
+            u2,HKQuantityTypeIdentifierStepCount,1000,count,2026-03-09T03:00:00+10:00,2026-03-09T03:30:00+10:00,Phone,com.apple.phone,
 
             """,
         ])
@@ -181,6 +187,10 @@ import Testing
             #expect(
                 String(describing: seriesFacts.relationshipDays) == String(describing: wantFacts.relationshipDays),
                 "\(drop) as of \(step.instant): relationship days carried from the step before")
+            // … and the client day tables (`StepClientTables`).
+            #expect(
+                String(describing: seriesFacts.clientTables) == String(describing: wantFacts.clientTables),
+                "\(drop) as of \(step.instant): client tables carried from the step before")
             #expect(String(describing: seriesFacts.streaks) == String(describing: wantFacts.streaks))
             #expect(String(describing: seriesFacts.signals) == String(describing: wantFacts.signals))
             #expect(String(describing: seriesFacts.progress) == String(describing: wantFacts.progress))
@@ -200,6 +210,9 @@ import Testing
         #expect(
             String(describing: gotFirst.relationshipDays) == String(describing: wantFirst.relationshipDays),
             "\(drop): relationship days of a step back to the first")
+        #expect(
+            String(describing: gotFirst.clientTables) == String(describing: wantFirst.clientTables),
+            "\(drop): client tables of a step back to the first")
         return seen
     }
 }

@@ -18,14 +18,46 @@ public struct SignalInputs {
     public var relationship: Int
     public var today: LocalDate
     public var days: [RelationshipDay]
-    /// CHECK_IN outcomes (date, task id, outcome), any order.
-    public var checkIns: [(LocalDate, String, OutcomeKind)]
-    /// In-time or not, SKIPPED outcomes with their reason.
-    public var skips: [(LocalDate, String, String?)]
+    /// CHECK_IN outcomes (date, task, outcome), any order.
+    public var checkIns: [(LocalDate, Int, OutcomeKind)]
+    /// In-time or not, SKIPPED outcomes (date, task, reason).
+    public var skips: [(LocalDate, Int, String?)]
+    /// The id of a task of `checkIns` and `skips`. Ids are read only for
+    /// the tasks a rule names or breaks a tie by: made for every check-in
+    /// and skip, they were most of the signals' time in an as-of series.
+    public var taskID: (Int) -> String
     /// Local dates with client activity.
     public var activeDays: Set<LocalDate>
     /// Energy intake check, computed by the Progress rules (nil: no signal possible).
     public var intake: IntakeCheck?
+
+    init(
+        relationship: Int, today: LocalDate, days: [RelationshipDay], checkIns: [(LocalDate, Int, OutcomeKind)],
+        skips: [(LocalDate, Int, String?)], taskID: @escaping (Int) -> String, activeDays: Set<LocalDate>,
+        intake: IntakeCheck?
+    ) {
+        self.relationship = relationship
+        self.today = today
+        self.days = days
+        self.checkIns = checkIns
+        self.skips = skips
+        self.taskID = taskID
+        self.activeDays = activeDays
+        self.intake = intake
+    }
+
+    /// Inputs whose tasks are named by their ids.
+    public init(
+        relationship: Int, today: LocalDate, days: [RelationshipDay], checkIns: [(LocalDate, String, OutcomeKind)],
+        skips: [(LocalDate, String, String?)], activeDays: Set<LocalDate>, intake: IntakeCheck?
+    ) {
+        let ids = checkIns.map(\.1) + skips.map(\.1)
+        self.init(
+            relationship: relationship, today: today, days: days,
+            checkIns: checkIns.enumerated().map { ($1.0, $0, $1.2) },
+            skips: skips.enumerated().map { ($1.0, checkIns.count + $0, $1.2) }, taskID: { ids[$0] },
+            activeDays: activeDays, intake: intake)
+    }
 }
 
 public struct IntakeCheck: Sendable {

@@ -190,20 +190,22 @@ public enum FactsStage {
         tables: [ClientTable], activity: ActivityDays, options: ProgressOptions
     ) -> [RiskSignal] {
         let count = drop.relationships.count
-        var checkIns = [[(LocalDate, String, OutcomeKind)]](repeating: [], count: count)
-        var skips = [[(LocalDate, String, String?)]](repeating: [], count: count)
+        var checkIns = [[(LocalDate, Int, OutcomeKind)]](repeating: [], count: count)
+        var skips = [[(LocalDate, Int, String?)]](repeating: [], count: count)
         let checkIn = drop.taskKinds.firstIndex(of: "CHECK_IN").map(Int32.init) ?? -1
         // Fields read in place: a copied outcome would retain its skip reason.
         for index in outcomes.indices {
             guard let kind = outcomes[index].kind else { continue }
             let task = drop.tasks[outcomes[index].task]
             if task.kind == checkIn && (kind == .completed || kind == .skipped || kind == .missed) {
-                checkIns[task.relationship].append((task.localDate, drop.taskID(task), kind))
+                checkIns[task.relationship].append((task.localDate, outcomes[index].task, kind))
             }
             if kind == .skipped {
-                skips[task.relationship].append((task.localDate, drop.taskID(task), outcomes[index].skipReason))
+                skips[task.relationship].append((task.localDate, outcomes[index].task, outcomes[index].skipReason))
             }
         }
+        let (tasks, taskIDs) = (drop.tasks, drop.taskIDs)
+        let taskID = { (task: Int) in String(decoding: taskIDs[tasks[task].id], as: UTF8.self) }
         var tableByUser: [String: ClientTable] = [:]
         for table in tables { tableByUser[table.user] = table }
         var signals: [RiskSignal] = []
@@ -220,7 +222,7 @@ public enum FactsStage {
             }
             let input = SignalInputs(
                 relationship: index, today: today[index], days: days[index], checkIns: checkIns[index],
-                skips: skips[index],
+                skips: skips[index], taskID: taskID,
                 activeDays: activity.byRelationship[index].union(activity.journalByUser[user] ?? []), intake: intake)
             signals += RiskSignalCalculator.signals(input)
         }

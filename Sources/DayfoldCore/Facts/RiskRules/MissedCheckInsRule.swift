@@ -18,10 +18,11 @@ struct MissedCheckInsRule: RiskRule {
     func evaluate(_ context: SignalContext) -> RiskFinding<Evidence>? {
         let today = context.input.today
         // Newest first; on one date the greater id (in byte order) first.
+        let taskID = context.input.taskID
         let checkIns = context.input.checkIns.filter { $0.0 <= today }.sorted {
-            $0.0 != $1.0 ? $0.0 > $1.0 : bytesLess($1.1, $0.1)
+            $0.0 != $1.0 ? $0.0 > $1.0 : bytesLess(taskID($1.1), taskID($0.1))
         }
-        var missed: [(LocalDate, String)] = []
+        var missed: [(LocalDate, Int)] = []
         for checkIn in checkIns {
             guard checkIn.2 == .missed else { break }
             missed.append((checkIn.0, checkIn.1))
@@ -29,7 +30,7 @@ struct MissedCheckInsRule: RiskRule {
         guard missed.count >= 2, let first = missed.last, let last = missed.first else { return nil }
         return RiskFinding(
             severity: .high, windowFrom: first.0, windowTo: last.0,
-            evidence: Evidence(taskIDs: missed.reversed().map(\.1)),
+            evidence: Evidence(taskIDs: missed.reversed().map { taskID($0.1) }),
             explanation: "Missed the last \(missed.count) check-ins (\(RiskRules.span(first.0, last.0))).")
     }
 }

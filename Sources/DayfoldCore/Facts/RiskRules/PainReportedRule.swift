@@ -29,7 +29,8 @@ struct PainReportedRule: RiskRule {
         let tasks = pains.count == 1 ? "a task" : "\(pains.count) tasks"
         return RiskFinding(
             severity: .high, windowFrom: first.0, windowTo: last.0,
-            evidence: Evidence(reasons: Set(pains.compactMap(\.2)).sorted(), taskIDs: pains.map(\.1)),
+            evidence: Evidence(
+                reasons: Set(pains.compactMap(\.2)).sorted(), taskIDs: pains.map { context.input.taskID($0.1) }),
             explanation: "Skipped \(tasks) because of pain or injury (\(RiskRules.span(first.0, last.0))).")
     }
 }

@@ -508,26 +508,51 @@ public struct PipelineRunner {
     /// decides otherwise were kept (`AsOfCandidates`), each step's drop is
     /// derived from them (`AsOfSteps`), and its facts computed and history
     /// tables written, as that step's plain run writes its snapshots.
+    ///
+    /// A step's tables are written on a thread of their own while the next
+    /// step's facts are computed: the facts are taken in order and the
+    /// writing only reads a finished step's result, so the two overlap
+    /// (half a step's time was writing, with a core left idle). One step is
+    /// written at a time, so at most two steps' results are in memory.
     private static func writeHistory(
         _ drop: IngestedDrop, steps: [ParsedInstant], config: PipelineConfig, publisher: OutputPublisher
     ) throws -> [(String, Int, String)] {
         guard let first = steps.first else { return [] }
         var series = SeriesSteps(drop, from: first.instant, config: config)
         var outputs: [(String, Int, String)] = []
+        var writing: BackgroundValue<Result<[(String, Int, String)], DayfoldError>>?
         for step in steps {
             let result = series.facts(asOf: step)
-            for spec in OutputCatalog.history {
-                let (name, table) = (spec.name, spec.build(result))
-                let path = AsOfSeries.path(table: name, step: step)
-                do {
-                    try FileManager.default.createDirectory(
-                        atPath: (publisher.path(path) as NSString).deletingLastPathComponent,
-                        withIntermediateDirectories: true)
-                    let (rows, digest) = try TableWriters.writeParquet(table, to: publisher.path(path))
-                    outputs.append((path, rows, digest))
+            if let writing { outputs += try writing.value().get() }
+            writing = BackgroundValue {
+                do throws(DayfoldError) {
+                    return .success(try writeHistoryStep(result, step: step, publisher: publisher))
                 } catch {
-                    throw DayfoldError(.output, "writing \(path) failed: \(error)")
+                    return .failure(error)
                 }
+            }
+        }
+        if let writing { outputs += try writing.value().get() }
+        return outputs
+    }
+
+    /// One step's history tables, written as that step's plain run writes
+    /// its snapshots. Returns their paths, rows and SHA-256.
+    private static func writeHistoryStep(
+        _ result: RunResult, step: ParsedInstant, publisher: OutputPublisher
+    ) throws(DayfoldError) -> [(String, Int, String)] {
+        var outputs: [(String, Int, String)] = []
+        for spec in OutputCatalog.history {
+            let (name, table) = (spec.name, spec.build(result))
+            let path = AsOfSeries.path(table: name, step: step)
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: (publisher.path(path) as NSString).deletingLastPathComponent,
+                    withIntermediateDirectories: true)
+                let (rows, digest) = try TableWriters.writeParquet(table, to: publisher.path(path))
+                outputs.append((path, rows, digest))
+            } catch {
+                throw DayfoldError(.output, "writing \(path) failed: \(error)")
             }
         }
         return outputs

@@ -509,11 +509,12 @@ public struct PipelineRunner {
     /// derived from them (`AsOfSteps`), and its facts computed and history
     /// tables written, as that step's plain run writes its snapshots.
     ///
-    /// A step's tables are written on a thread of their own while the next
-    /// step's facts are computed: the facts are taken in order and the
-    /// writing only reads a finished step's result, so the two overlap
-    /// (half a step's time was writing, with a core left idle). One step is
-    /// written at a time, so at most two steps' results are in memory.
+    /// A step's last facts (streaks, signals) and tables are computed and
+    /// written on a thread of their own while the next step's facts are
+    /// carried: the carry is taken in order and the rest only reads a
+    /// finished step's facts, so the two overlap (half a step's time was
+    /// signals and writing, with a core left idle). One step is finished at
+    /// a time, so at most two steps' facts are in memory.
     private static func writeHistory(
         _ drop: IngestedDrop, steps: [ParsedInstant], config: PipelineConfig, publisher: OutputPublisher
     ) throws -> [(String, Int, String)] {
@@ -522,11 +523,11 @@ public struct PipelineRunner {
         var outputs: [(String, Int, String)] = []
         var writing: BackgroundValue<Result<[(String, Int, String)], DayfoldError>>?
         for step in steps {
-            let result = series.facts(asOf: step)
+            let carried = series.carried(asOf: step)
             if let writing { outputs += try writing.value().get() }
             writing = BackgroundValue {
                 do throws(DayfoldError) {
-                    return .success(try writeHistoryStep(result, step: step, publisher: publisher))
+                    return .success(try writeHistoryStep(carried.facts(), step: step, publisher: publisher))
                 } catch {
                     return .failure(error)
                 }

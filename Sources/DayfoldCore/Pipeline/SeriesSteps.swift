@@ -27,6 +27,14 @@ struct SeriesSteps {
     /// table a series keeps. Steps are cheapest taken oldest first; an
     /// earlier step than the one before is computed whole.
     mutating func facts(asOf step: ParsedInstant) -> RunResult {
+        carried(asOf: step).facts()
+    }
+
+    /// The facts carried to `step` (outcomes, activity, relationship and
+    /// client day tables), whose remaining facts (`Step.facts()`: streaks,
+    /// signals, push summaries) read nothing the next step changes: a
+    /// series takes the next step while they are computed.
+    mutating func carried(asOf step: ParsedInstant) -> Step {
         let drop = derived.drop(asOf: step.instant, taskRows: false)
         // The client side (its day tables, Progress and journal days)
         // beside the task side, as a plain run computes them.
@@ -47,9 +55,27 @@ struct SeriesSteps {
             drop, outcomes: outcomes, recomputed: recomputed, today: FactsStage.today(drop, asOf: step))
         let (client, journalDays) = clientSide.value()
         self.previous = step.instant
-        return FactsStage.facts(
-            drop, outcomes: outcomes, client: client,
+        return Step(
+            drop: drop, outcomes: outcomes, client: client,
             activity: FactsStage.ActivityDays(byRelationship: byRelationship, journalByUser: journalDays),
             days: tables, config: config, asOf: step)
+    }
+
+    /// One step's carried facts, and what it takes to finish them.
+    struct Step: Sendable {
+        let drop: IngestedDrop
+        let outcomes: [TaskOutcome]
+        let client: FactsStage.ClientSide
+        let activity: FactsStage.ActivityDays
+        let days: [[RelationshipDay]]
+        let config: PipelineConfig
+        let asOf: ParsedInstant
+
+        /// The step's whole facts, as a plain run as of it computes them.
+        func facts() -> RunResult {
+            FactsStage.facts(
+                drop, outcomes: outcomes, client: client, activity: activity, days: days, config: config,
+                asOf: asOf)
+        }
     }
 }

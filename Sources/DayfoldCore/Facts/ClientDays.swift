@@ -37,18 +37,31 @@ public struct ClientTable: Sendable {
     /// `progress_source`, LOCAL_JOURNAL by default), taken once per user.
     public var requestedDietarySource: ProgressSource
 
-    func day(_ date: LocalDate) -> ClientDay? {
-        guard let first = days.first else { return nil }
-        let offset = Int(date.days - first.date.days)
-        return offset >= 0 && offset < days.count ? days[offset] : nil
-    }
-
     /// The value of a metric on a date from one source (nil from the journal
     /// for a metric the journal does not give).
     func value(_ metric: Metric, _ source: ProgressSource, _ date: LocalDate) -> Double? {
-        guard let day = day(date) else { return nil }
-        guard source == .journal else { return day.health[metric] }
-        return metric.journalIndex.flatMap { day.journal[$0] }
+        var found: Double?
+        forEachValue(metric, source, from: date, through: date) { found = $0 }
+        return found
+    }
+
+    /// Calls `body` with each value of a metric from one source on the days
+    /// `from`…`through` the table holds, in date order (the order Progress
+    /// sums them in). The days are read in place: copying each `ClientDay`
+    /// out (a String to retain and release) was most of Progress's time.
+    func forEachValue(
+        _ metric: Metric, _ source: ProgressSource, from: LocalDate, through: LocalDate, _ body: (Double) -> Void
+    ) {
+        guard let first = days.first?.date, from <= through else { return }
+        let lower = Swift.max(0, Int(from.days - first.days))
+        let upper = Swift.min(days.count, Int(through.days - first.days) + 1)
+        guard lower < upper else { return }
+        if source == .journal {
+            guard let nutrient = metric.journalIndex else { return }
+            for index in lower..<upper { if let value = days[index].journal[nutrient] { body(value) } }
+        } else {
+            for index in lower..<upper { if let value = days[index].health[metric] { body(value) } }
+        }
     }
 }
 

@@ -50,19 +50,22 @@ public enum ProgressCalculator {
         return drop.preferences[user] == "APPLE_HEALTH" ? .health : .journal
     }
 
-    /// The Progress row for one user, metric and date range.
+    /// The goals of one user and metric, in (effective_on, file order) order.
+    static func goals(_ options: ProgressOptions, _ user: String, _ metric: Metric) -> [Goal] {
+        options.goals["\(user)|\(metric.rawValue)"] ?? []
+    }
+
+    /// The Progress row for one user, metric and date range. `goals`: the
+    /// user's goals for `metric` when the caller has looked them up already
+    /// (one lookup per metric, not per window).
     static func range(
         _ drop: IngestedDrop, _ table: ClientTable, _ metric: Metric, from: LocalDate, to: LocalDate,
-        options: ProgressOptions
+        options: ProgressOptions, goals knownGoals: [Goal]? = nil
     ) -> ProgressRange {
         let requested = requestedSource(drop, table.user, metric)
         func values(_ source: ProgressSource) -> [Double] {
             var result: [Double] = []
-            var date = from
-            while date <= to {
-                if let value = table.value(metric, source, date) { result.append(value) }
-                date = date.adding(days: 1)
-            }
+            table.forEachValue(metric, source, from: from, through: to) { result.append($0) }
             return result
         }
         let failed = requested == .health && drop.failedImports.contains(table.user)
@@ -93,7 +96,7 @@ public enum ProgressCalculator {
             row.max = data.max()
             row.coverageLabel = "\(data.count) of \(windowDays) days with data · \(chosen.label)"
         }
-        let goal = options.goals["\(table.user)|\(metric.rawValue)"]?.last { $0.effectiveOn <= to }
+        let goal = (knownGoals ?? goals(options, table.user, metric)).last { $0.effectiveOn <= to }
         if let goal {
             row.target = goal.target
             row.targetProvenance = goal.confirmed ? "CONFIRMED" : "SUGGESTED"
@@ -113,11 +116,12 @@ public enum ProgressCalculator {
         let windows = Array(Set(options.windows)).sorted()
         for table in tables {
             for metric in Metric.allCases {
+                let goals = goals(options, table.user, metric)
                 for window in windows {
                     rows.append(
                         range(
                             drop, table, metric, from: table.today.adding(days: -(window - 1)), to: table.today,
-                            options: options))
+                            options: options, goals: goals))
                 }
             }
         }

@@ -139,4 +139,31 @@ import Testing
         #expect(table.value(.steps, .health, date) == 4000)
         #expect(table.value(.steps, .journal, date) == nil)
     }
+
+    /// A Progress window that starts before a table's first day and ends
+    /// after its last reads the days the table holds, in date order, and
+    /// skips days without a value (no data is not zero).
+    @Test func aWindowReadsTheDaysTheTableHoldsInDateOrder() throws {
+        let first = try #require(LocalDate(year: 2026, month: 3, day: 1))
+        var days = (0..<4).map { ClientDay(date: first.adding(days: $0), timezone: "UTC") }
+        days[0].health[.steps] = 100
+        days[2].health[.steps] = 300
+        days[3].health[.steps] = 400
+        days[1].journal[0] = 1_200
+        let table = ClientTable(user: "u", today: days[3].date, days: days, requestedDietarySource: .journal)
+        func read(_ metric: Metric, _ source: ProgressSource, _ from: Int, _ through: Int) -> [Double] {
+            var values: [Double] = []
+            table.forEachValue(metric, source, from: first.adding(days: from), through: first.adding(days: through)) {
+                values.append($0)
+            }
+            return values
+        }
+        #expect(read(.steps, .health, -5, 10) == [100, 300, 400])
+        #expect(read(.steps, .health, 1, 2) == [300])
+        #expect(read(.steps, .health, 4, 9) == [])
+        #expect(read(.steps, .health, -9, -1) == [])
+        #expect(read(.steps, .health, 2, 1) == [])
+        #expect(read(.energyKcal, .journal, -1, 3) == [1_200])
+        #expect(read(.steps, .journal, 0, 3) == [])
+    }
 }

@@ -8,6 +8,31 @@ enum ByteCopy {
         source.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends `source` `count` times back to back: written once, then the
+    /// written run copied onto its end, doubling, so a value repeated over
+    /// a relationship's hundreds of days takes a handful of copies, not one
+    /// per row.
+    static func appendRepeating(_ source: Span<UInt8>, count: Int, into bytes: inout [UInt8]) {
+        let width = source.count
+        guard count > 0, width > 0 else { return }
+        bytes.append(addingCapacity: width * count) { span in
+            span.withUnsafeMutableBufferPointer { room, initialized in
+                guard let target = room.baseAddress else { return }
+                source.withUnsafeBufferPointer { value in
+                    if let base = value.baseAddress { target.initialize(from: base, count: width) }
+                }
+                var written = width
+                let total = width * count
+                while written < total {
+                    let chunk = Swift.min(written, total - written)
+                    (target + written).initialize(from: target, count: chunk)
+                    written += chunk
+                }
+                initialized = total
+            }
+        }
+    }
+
     /// Appends a grid of cells stored column by column (`cells`, cell
     /// `column * rows + row` ending at `ends[cell]`) row by row: each cell
     /// followed by `separator`, the last of a row by `terminator`. A short

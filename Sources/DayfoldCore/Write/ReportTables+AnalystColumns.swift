@@ -36,6 +36,23 @@ extension ReportTables {
             }
             return [.utf8(coachColumn), .utf8(workspaceColumn), .utf8(statusColumn)]
         }
+
+        /// The three columns for runs of rows, each `count` rows of one relationship.
+        func columns(runs: [(relationship: Int, count: Int)]) -> [ParquetColumnData] {
+            var coachColumn = ParquetByteColumn()
+            var workspaceColumn = ParquetByteColumn()
+            var statusColumn = ParquetByteColumn()
+            let rows = runs.reduce(0) { $0 + $1.count }
+            coachColumn.reserveRows(rows, bytes: 36 * rows)
+            workspaceColumn.reserveRows(rows, bytes: 36 * rows)
+            statusColumn.reserveRows(rows, bytes: 6 * rows)
+            for run in runs {
+                coachColumn.append(row: run.relationship, of: coach, count: run.count)
+                workspaceColumn.append(row: run.relationship, of: workspace, count: run.count)
+                statusColumn.append(row: run.relationship, of: status, count: run.count)
+            }
+            return [.utf8(coachColumn), .utf8(workspaceColumn), .utf8(statusColumn)]
+        }
     }
 
     /// The Parquet fields of the relationship columns, in the order SPEC §10's

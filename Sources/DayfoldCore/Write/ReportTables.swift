@@ -89,28 +89,53 @@ public enum ReportTables {
             adherence.reserveCapacity(range.count)
             var counts = [[Int64?]](repeating: [], count: 9)
             for column in counts.indices { counts[column].reserveCapacity(range.count) }
+            // The string columns repeat over runs of rows (a relationship's
+            // days, a zone's days inside them), so they are written a run
+            // at a time; the days are read in place, not copied out.
+            let runs = relationshipRuns(days, range)
+            for run in runs {
+                relationshipID.append(row: run.relationship, of: idBytes.relationship, count: run.count)
+                clientID.append(row: run.relationship, of: idBytes.client, count: run.count)
+            }
+            var zoneRun = range.lowerBound
+            while zoneRun < range.upperBound {
+                var end = zoneRun + 1
+                while end < range.upperBound, days[end].timezone == days[zoneRun].timezone { end += 1 }
+                timezone.append(days[zoneRun].timezone, count: end - zoneRun)
+                zoneRun = end
+            }
             for row in range {
-                let day = days[row]
-                relationshipID.append(row: day.relationship, of: idBytes.relationship)
-                clientID.append(row: day.relationship, of: idBytes.client)
-                dates.append(day.date.days)
-                timezone.append(day.timezone)
-                counts[0].append(Int64(day.tasksTotal))
-                counts[1].append(Int64(day.scored))
-                counts[2].append(Int64(day.completed))
-                counts[3].append(Int64(day.skipped))
-                counts[4].append(Int64(day.missed))
-                counts[5].append(Int64(day.open))
-                counts[6].append(Int64(day.excluded))
-                counts[7].append(Int64(day.infoCards))
-                counts[8].append(Int64(day.streakLength))
-                adherence.append(day.adherence)
-                state.append(day.state.rawValue)
+                dates.append(days[row].date.days)
+                counts[0].append(Int64(days[row].tasksTotal))
+                counts[1].append(Int64(days[row].scored))
+                counts[2].append(Int64(days[row].completed))
+                counts[3].append(Int64(days[row].skipped))
+                counts[4].append(Int64(days[row].missed))
+                counts[5].append(Int64(days[row].open))
+                counts[6].append(Int64(days[row].excluded))
+                counts[7].append(Int64(days[row].infoCards))
+                counts[8].append(Int64(days[row].streakLength))
+                adherence.append(days[row].adherence)
+                state.append(days[row].state.rawValue)
             }
             return [.utf8(relationshipID), .utf8(clientID), .int32(dates), .utf8(timezone)]
                 + counts[0..<8].map { .int64($0) } + [.double(adherence), .utf8(state), .int64(counts[8])]
-                + details.columns(range.lazy.map { days[$0].relationship }) + [asOfData(result, rows: range.count)]
+                + details.columns(runs: runs) + [asOfData(result, rows: range.count)]
         }
+    }
+
+    /// The runs of consecutive rows of one relationship among `days[range]`.
+    static func relationshipRuns(_ days: [RelationshipDay], _ range: Range<Int>) -> [(relationship: Int, count: Int)] {
+        var runs: [(relationship: Int, count: Int)] = []
+        var row = range.lowerBound
+        while row < range.upperBound {
+            let relationship = days[row].relationship
+            var end = row + 1
+            while end < range.upperBound, days[end].relationship == relationship { end += 1 }
+            runs.append((relationship, end - row))
+            row = end
+        }
+        return runs
     }
 
     public static func streaks(_ result: RunResult) -> OutputTable {

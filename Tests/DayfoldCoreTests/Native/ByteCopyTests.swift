@@ -45,4 +45,14 @@ import Testing
         ByteCopy.appendWords(values[...], into: &output) { UInt32(bitPattern: $0).littleEndian }
         #expect(output == [0xEE, 1, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF, 4, 3, 2, 1])
     }
+
+    /// A value repeated by doubling gives the bytes of as many plain appends,
+    /// for counts on and off powers of two, after bytes already there.
+    @Test(arguments: [0, 1, 2, 3, 7, 8, 9, 300])
+    func aRepeatedValueIsTheValueBackToBack(count: Int) {
+        let value = Array("3f2c-relationship".utf8)
+        var output: [UInt8] = [0xEE]
+        ByteCopy.appendRepeating(value.span, count: count, into: &output)
+        #expect(output == [0xEE] + Array([[UInt8]](repeating: value, count: count).joined()))
+    }
 }

@@ -42,6 +42,31 @@ public struct ParquetByteColumn: Sendable, Equatable {
         nulls.append(false)
     }
 
+    /// Appends row `row` of `values` `count` times (a relationship's id over
+    /// a run of its days): the bytes are copied by doubling, not per row.
+    mutating func append(row: Int, of values: ParquetByteColumn, count: Int) {
+        guard count > 0 else { return }
+        if values.nulls[row] {
+            for _ in 0..<count { appendNull() }
+            return
+        }
+        let range = values.range(row)
+        let start = bytes.count
+        ByteCopy.appendRepeating(values.bytes.span.extracting(range), count: count, into: &bytes)
+        for index in 1...count { ends.append(start + index * range.count) }
+        nulls.append(contentsOf: repeatElement(false, count: count))
+    }
+
+    /// Appends `value` `count` times (see `append(row:of:count:)`).
+    mutating func append(_ value: String, count: Int) {
+        guard count > 0 else { return }
+        let start = bytes.count
+        let width = value.utf8.count
+        ByteCopy.appendRepeating(value.utf8.span, count: count, into: &bytes)
+        for index in 1...count { ends.append(start + index * width) }
+        nulls.append(contentsOf: repeatElement(false, count: count))
+    }
+
     /// Appends a value written by `build` straight into the buffer (true), or
     /// NULL (false; whatever `build` appended is dropped).
     mutating func appendBuilt(_ build: (inout [UInt8]) -> Bool) {

@@ -55,4 +55,22 @@ import Testing
         #expect(statistics.maxBytes == Array("é".utf8))
         #expect(statistics.nullCount == 1)
     }
+
+    /// A run appended at once is the column its rows appended one by one
+    /// would be: ends, NULL flags and bytes, for a NULL, an empty value and
+    /// a run of one.
+    @Test func aRunIsTheRowsAppendedOneByOne() {
+        let values = ParquetByteColumn(["rel-a", nil, "", "zone/Europe"])
+        var runs = ParquetByteColumn()
+        var rows = ParquetByteColumn()
+        for (row, count) in [(0, 3), (1, 2), (2, 4), (3, 1), (0, 0), (3, 5)] {
+            runs.append(row: row, of: values, count: count)
+            for _ in 0..<count { rows.append(row: row, of: values) }
+        }
+        runs.append("Asia/Kolkata", count: 3)
+        for _ in 0..<3 { rows.append("Asia/Kolkata") }
+        #expect(runs == rows)
+        #expect(runs.count == 18)
+        #expect(runs.nullCount == 2)
+    }
 }

@@ -184,10 +184,15 @@ public enum ClientDayBuilder {
         only: Set<LocalDate>? = nil
     ) {
         guard let first = days.first?.date else { return }
+        // A series step fills a few days at the end of a long journal: an
+        // entry outside their span is passed over without hashing its date.
+        let span = only.flatMap { dates in dates.min().map { $0...(dates.max() ?? $0) } }
         func slot(_ date: LocalDate) -> Int? {
             let offset = Int(date.days - first.days)
             guard offset >= 0 && offset < days.count else { return nil }
-            return only?.contains(date) ?? true ? offset : nil
+            guard let only else { return offset }
+            guard let span, span.contains(date) else { return nil }
+            return only.contains(date) ? offset : nil
         }
         if let only {
             for date in only {

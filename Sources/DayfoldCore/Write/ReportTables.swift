@@ -54,13 +54,15 @@ public enum ReportTables {
 
     /// `relationship_days` (the snapshot) and `coach_daily_summary.csv` (the report).
     public static func relationshipDays(_ result: RunResult) -> OutputTable {
-        // The days in output order, copied once: read through the nested
-        // per-relationship arrays, each of the table's cells (written twice,
-        // as the report and the snapshot) took and released an array.
-        var days: [RelationshipDay] = []
+        // Rows are each relationship's days, relationships in output order;
+        // `starts[p]` is the first row of the `p`th. A row group reads its
+        // relationships' tables in place, one table at a time: copying the
+        // days out into one flat array retained every day's zone name.
         let order = relationshipOrder(result)
-        days.reserveCapacity(order.reduce(0) { $0 + result.relationshipDays[$1].count })
-        for index in order { days.append(contentsOf: result.relationshipDays[index]) }
+        let tables = result.relationshipDays
+        var starts = [0]
+        starts.reserveCapacity(order.count + 1)
+        for index in order { starts.append(starts[starts.count - 1] + tables[index].count) }
         let idBytes = relationshipIDBytes(result)
         let fields = [
             field("relationship_id", .string), field("client_user_id", .string), field("local_date", .date),
@@ -72,8 +74,9 @@ public enum ReportTables {
         let details = RelationshipDetailBytes(result.drop)
         // All columns of a row group in one pass over its days.
         return OutputTable(
-            name: "relationship_days", rowCount: days.count, fields: fields + relationshipDetailFields + [asOfField]
-        ) { [days] range in
+            name: "relationship_days", rowCount: starts[starts.count - 1],
+            fields: fields + relationshipDetailFields + [asOfField]
+        ) { [order, tables, starts] range in
             var relationshipID = ParquetByteColumn()
             var clientID = ParquetByteColumn()
             var timezone = ParquetByteColumn()
@@ -91,32 +94,45 @@ public enum ReportTables {
             for column in counts.indices { counts[column].reserveCapacity(range.count) }
             // The string columns repeat over runs of rows (a relationship's
             // days, a zone's days inside them), so they are written a run
-            // at a time; the days are read in place, not copied out.
-            let runs = relationshipRuns(days, range)
+            // at a time.
+            var runs: [(relationship: Int, count: Int)] = []
+            var position = firstRun(starts, containing: range.lowerBound)
+            var row = range.lowerBound
+            while row < range.upperBound {
+                while starts[position + 1] <= row { position += 1 }
+                let relationship = order[position]
+                let end = min(starts[position + 1], range.upperBound)
+                runs.append((relationship, end - row))
+                let days = tables[relationship]
+                let offsets = (row - starts[position])..<(end - starts[position])
+                var zoneRun = offsets.lowerBound
+                while zoneRun < offsets.upperBound {
+                    var zoneEnd = zoneRun + 1
+                    while zoneEnd < offsets.upperBound, days[zoneEnd].timezone == days[zoneRun].timezone {
+                        zoneEnd += 1
+                    }
+                    timezone.append(days[zoneRun].timezone, count: zoneEnd - zoneRun)
+                    zoneRun = zoneEnd
+                }
+                for offset in offsets {
+                    dates.append(days[offset].date.days)
+                    counts[0].append(Int64(days[offset].tasksTotal))
+                    counts[1].append(Int64(days[offset].scored))
+                    counts[2].append(Int64(days[offset].completed))
+                    counts[3].append(Int64(days[offset].skipped))
+                    counts[4].append(Int64(days[offset].missed))
+                    counts[5].append(Int64(days[offset].open))
+                    counts[6].append(Int64(days[offset].excluded))
+                    counts[7].append(Int64(days[offset].infoCards))
+                    counts[8].append(Int64(days[offset].streakLength))
+                    adherence.append(days[offset].adherence)
+                    state.append(days[offset].state.rawValue)
+                }
+                row = end
+            }
             for run in runs {
                 relationshipID.append(row: run.relationship, of: idBytes.relationship, count: run.count)
                 clientID.append(row: run.relationship, of: idBytes.client, count: run.count)
-            }
-            var zoneRun = range.lowerBound
-            while zoneRun < range.upperBound {
-                var end = zoneRun + 1
-                while end < range.upperBound, days[end].timezone == days[zoneRun].timezone { end += 1 }
-                timezone.append(days[zoneRun].timezone, count: end - zoneRun)
-                zoneRun = end
-            }
-            for row in range {
-                dates.append(days[row].date.days)
-                counts[0].append(Int64(days[row].tasksTotal))
-                counts[1].append(Int64(days[row].scored))
-                counts[2].append(Int64(days[row].completed))
-                counts[3].append(Int64(days[row].skipped))
-                counts[4].append(Int64(days[row].missed))
-                counts[5].append(Int64(days[row].open))
-                counts[6].append(Int64(days[row].excluded))
-                counts[7].append(Int64(days[row].infoCards))
-                counts[8].append(Int64(days[row].streakLength))
-                adherence.append(days[row].adherence)
-                state.append(days[row].state.rawValue)
             }
             return [.utf8(relationshipID), .utf8(clientID), .int32(dates), .utf8(timezone)]
                 + counts[0..<8].map { .int64($0) } + [.double(adherence), .utf8(state), .int64(counts[8])]
@@ -124,18 +140,15 @@ public enum ReportTables {
         }
     }
 
-    /// The runs of consecutive rows of one relationship among `days[range]`.
-    static func relationshipRuns(_ days: [RelationshipDay], _ range: Range<Int>) -> [(relationship: Int, count: Int)] {
-        var runs: [(relationship: Int, count: Int)] = []
-        var row = range.lowerBound
-        while row < range.upperBound {
-            let relationship = days[row].relationship
-            var end = row + 1
-            while end < range.upperBound, days[end].relationship == relationship { end += 1 }
-            runs.append((relationship, end - row))
-            row = end
+    /// The last position `p` with `starts[p] <= row` (`starts` ascending,
+    /// from 0): the run a row group starting at `row` begins in.
+    static func firstRun(_ starts: [Int], containing row: Int) -> Int {
+        var (low, high) = (0, starts.count - 1)
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= row { low = middle } else { high = middle - 1 }
         }
-        return runs
+        return low
     }
 
     public static func streaks(_ result: RunResult) -> OutputTable {

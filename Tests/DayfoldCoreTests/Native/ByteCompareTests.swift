@@ -18,9 +18,9 @@ import Testing
     @Test func extremesAgreeWithAPlainScanByBytesLess() {
         var generator = ParquetTestRandom(state: 19)
         // Few distinct bytes and shared prefixes, so ties and long common
-        // prefixes (past the first 8 bytes) are common.
+        // prefixes (past the first 8 and the first 16 bytes) are common.
         let alphabet: [UInt8] = [0x00, 0x41, 0x42, 0x7F, 0x80, 0xFF]
-        for _ in 0..<400 {
+        for _ in 0..<800 {
             var column = ParquetByteColumn()
             var values: [[UInt8]?] = []
             for _ in 0..<Int.random(in: 0...12, using: &generator) {
@@ -29,7 +29,7 @@ import Testing
                     values.append(nil)
                     continue
                 }
-                let prefix = [UInt8](repeating: 0x41, count: Int.random(in: 0...10, using: &generator))
+                let prefix = [UInt8](repeating: 0x41, count: Int.random(in: 0...18, using: &generator))
                 let tail = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
                     alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]
                 }

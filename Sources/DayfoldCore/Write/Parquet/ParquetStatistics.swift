@@ -32,6 +32,19 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
     }
 
     /// Computes the statistics of one row group's column.
+    /// The smallest and largest non-NULL value, in one pass (nil when all are NULL).
+    private static func extremes<Value: FixedWidthInteger>(_ values: [Value?]) -> (Value, Value)? {
+        var low = Value.max
+        var high = Value.min
+        var seen = false
+        for case let value? in values {
+            seen = true
+            low = Swift.min(low, value)
+            high = Swift.max(high, value)
+        }
+        return seen ? (low, high) : nil
+    }
+
     init(of column: ParquetColumnData) {
         var minBytes: [UInt8]?
         var maxBytes: [UInt8]?
@@ -44,12 +57,12 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
                 maxBytes = [present.contains(true) ? 1 : 0]
             }
         case .int32(let values):
-            if let low = values.lazy.compactMap({ $0 }).min(), let high = values.lazy.compactMap({ $0 }).max() {
+            if let (low, high) = Self.extremes(values) {
                 minBytes = ParquetPlainEncoder.bytes(of: low)
                 maxBytes = ParquetPlainEncoder.bytes(of: high)
             }
         case .int64(let values):
-            if let low = values.lazy.compactMap({ $0 }).min(), let high = values.lazy.compactMap({ $0 }).max() {
+            if let (low, high) = Self.extremes(values) {
                 minBytes = ParquetPlainEncoder.bytes(of: low)
                 maxBytes = ParquetPlainEncoder.bytes(of: high)
             }

@@ -21,20 +21,18 @@ extension ReportTables {
             }
         }
 
-        /// The three columns for rows whose relationships are `relationshipOf`, in order.
+        /// The three columns for rows whose relationships are `relationshipOf`,
+        /// in order (consecutive rows of one relationship written as a run).
         func columns<Rows: Collection<Int>>(_ relationshipOf: Rows) -> [ParquetColumnData] {
-            var coachColumn = ParquetByteColumn()
-            var workspaceColumn = ParquetByteColumn()
-            var statusColumn = ParquetByteColumn()
-            coachColumn.reserveRows(relationshipOf.count, bytes: 36 * relationshipOf.count)
-            workspaceColumn.reserveRows(relationshipOf.count, bytes: 36 * relationshipOf.count)
-            statusColumn.reserveRows(relationshipOf.count, bytes: 6 * relationshipOf.count)
+            var runs: [(relationship: Int, count: Int)] = []
             for relationship in relationshipOf {
-                coachColumn.append(row: relationship, of: coach)
-                workspaceColumn.append(row: relationship, of: workspace)
-                statusColumn.append(row: relationship, of: status)
+                if let last = runs.last, last.relationship == relationship {
+                    runs[runs.count - 1].count += 1
+                } else {
+                    runs.append((relationship, 1))
+                }
             }
-            return [.utf8(coachColumn), .utf8(workspaceColumn), .utf8(statusColumn)]
+            return columns(runs: runs)
         }
 
         /// The three columns for runs of rows, each `count` rows of one relationship.

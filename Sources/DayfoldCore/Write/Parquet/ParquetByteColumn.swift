@@ -50,20 +50,19 @@ public struct ParquetByteColumn: Sendable, Equatable {
             for _ in 0..<count { appendNull() }
             return
         }
-        let range = values.range(row)
-        let start = bytes.count
-        ByteCopy.appendRepeating(values.bytes.span.extracting(range), count: count, into: &bytes)
-        for index in 1...count { ends.append(start + index * range.count) }
-        nulls.append(contentsOf: repeatElement(false, count: count))
+        appendRepeating(values.bytes.span.extracting(values.range(row)), count: count)
     }
 
     /// Appends `value` `count` times (see `append(row:of:count:)`).
     mutating func append(_ value: String, count: Int) {
+        appendRepeating(value.utf8.span, count: count)
+    }
+
+    private mutating func appendRepeating(_ value: Span<UInt8>, count: Int) {
         guard count > 0 else { return }
         let start = bytes.count
-        let width = value.utf8.count
-        ByteCopy.appendRepeating(value.utf8.span, count: count, into: &bytes)
-        for index in 1...count { ends.append(start + index * width) }
+        ByteCopy.appendRepeating(value, count: count, into: &bytes)
+        for index in 1...count { ends.append(start + index * value.count) }
         nulls.append(contentsOf: repeatElement(false, count: count))
     }
 

@@ -31,7 +31,6 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
         self.nanCount = nanCount
     }
 
-    /// Computes the statistics of one row group's column.
     /// The smallest and largest non-NULL value, in one pass (nil when all are NULL).
     private static func extremes<Value: FixedWidthInteger>(_ values: [Value?]) -> (Value, Value)? {
         var low = Value.max
@@ -45,6 +44,7 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
         return seen ? (low, high) : nil
     }
 
+    /// Computes the statistics of one row group's column.
     init(of column: ParquetColumnData) {
         var minBytes: [UInt8]?
         var maxBytes: [UInt8]?

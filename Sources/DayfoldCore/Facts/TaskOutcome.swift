@@ -31,7 +31,9 @@ public struct TaskOutcome: Sendable {
     public var occurredAt: Instant?
     public var late = false
     public var supersededVersion = false
-    public var skipReason: String?
+    /// The skip's reason: an index in `IngestedDrop.eventReasons`, so that
+    /// an outcome is plain data (copying the outcomes retains nothing).
+    public var skipReason: Int32?
     /// For informational reminders: whether it counts in `info_cards`.
     public var countsAsInfoCard = false
 }

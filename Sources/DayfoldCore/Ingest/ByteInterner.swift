@@ -18,10 +18,4 @@ struct ByteInterner {
     }
 
     subscript(index: Int32) -> String { strings[Int(index)] }
-
-    /// The shared String for `bytes` (interning it when new).
-    mutating func string(_ bytes: ArraySlice<UInt8>) -> String {
-        let index = intern(bytes)
-        return strings[Int(index)]
-    }
 }

@@ -10,7 +10,8 @@ extension DropIngestor {
             drop.events.reserveCapacity(room)
             drop.eventIDs.reserve(count: room, bytes: room * 40)
         }
-        // Skip reasons are a small vocabulary: one shared String each.
+        // Skip reasons are a small vocabulary: each is kept once, and events
+        // hold its index.
         var eventReasons = ByteInterner()
         let prepare = TaskRowFields.preparing(relationshipLookup, statusColumn: StatusEventColumn.toStatus)
         let ahead = { self.expectLookups($0, &dedup.value) }
@@ -34,7 +35,7 @@ extension DropIngestor {
                     return StatusEvent(
                         id: ids.append(id), task: task, toStatus: status, occurredAt: occurred.instant,
                         offsetSeconds: occurred.offsetSeconds,
-                        reason: row.slice(StatusEventColumn.reason).map { eventReasons.string($0) })
+                        reason: row.slice(StatusEventColumn.reason).map { eventReasons.intern($0) })
                 }
                 if keepsCandidates, let candidate = event(&candidateIDs) {
                     candidates.append(
@@ -45,6 +46,7 @@ extension DropIngestor {
             }
         }
         drop.asOfCandidates?.eventIDs = candidateIDs
+        drop.eventReasons = eventReasons.strings
         drop.asOfCandidates?.events = candidates
     }
 

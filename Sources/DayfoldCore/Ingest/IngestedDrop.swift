@@ -19,6 +19,8 @@ public struct IngestedDrop: Sendable {
     public var events: [StatusEvent] = []
     /// The ids of `events` (only compared: they break ties between events at the same instant).
     public var eventIDs = ByteStrings()
+    /// The distinct reasons of `events` (`StatusEvent.reason` indexes them).
+    public var eventReasons: [String] = []
     public var valueEntries: [ValueEntry] = []
     public var infoCards: [InfoCard] = []
     public var journal: [JournalEntry] = []
@@ -64,6 +66,11 @@ public struct IngestedDrop: Sendable {
         drop.journal = []
         drop.asOfCandidates = nil
         return drop
+    }
+
+    /// The text of an event reason index (`StatusEvent.reason`, `TaskOutcome.skipReason`).
+    func eventReason(_ index: Int32?) -> String? {
+        index.map { eventReasons[Int($0)] }
     }
 
     /// The index of a task kind, added when new.

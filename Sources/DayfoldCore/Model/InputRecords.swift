@@ -70,7 +70,10 @@ public struct StatusEvent: Sendable {
     public var occurredAt: Instant
     /// The UTC offset the instant was written with (time-zone fallback).
     public var offsetSeconds: Int32
-    public var reason: String?
+    /// The event's reason: its index in `IngestedDrop.eventReasons`. An
+    /// index, not a String, so that events and the outcomes that carry it
+    /// copy without a retain each (a series step copies a million).
+    public var reason: Int32?
 }
 
 public struct ValueEntry: Sendable {

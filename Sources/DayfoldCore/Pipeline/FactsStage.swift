@@ -193,7 +193,6 @@ public enum FactsStage {
         var checkIns = [[(LocalDate, Int, OutcomeKind)]](repeating: [], count: count)
         var skips = [[(LocalDate, Int, String?)]](repeating: [], count: count)
         let checkIn = drop.taskKinds.firstIndex(of: "CHECK_IN").map(Int32.init) ?? -1
-        // Fields read in place: a copied outcome would retain its skip reason.
         for index in outcomes.indices {
             guard let kind = outcomes[index].kind else { continue }
             let task = drop.tasks[outcomes[index].task]
@@ -201,7 +200,8 @@ public enum FactsStage {
                 checkIns[task.relationship].append((task.localDate, outcomes[index].task, kind))
             }
             if kind == .skipped {
-                skips[task.relationship].append((task.localDate, outcomes[index].task, outcomes[index].skipReason))
+                skips[task.relationship].append(
+                    (task.localDate, outcomes[index].task, drop.eventReason(outcomes[index].skipReason)))
             }
         }
         let (tasks, taskIDs) = (drop.tasks, drop.taskIDs)

@@ -311,6 +311,7 @@ public enum ReportTables {
         }
         let rows = keyed.map { Int($0.index) }
         let kindNames = ParquetByteColumn(drop.taskKinds)
+        let reasonNames = ParquetByteColumn(drop.eventReasons)
         let idBytes = relationshipIDBytes(drop)
         let fields = [
             field("event_id", .string), field("daily_task_instance_id", .string), field("relationship_id", .string),
@@ -345,7 +346,11 @@ public enum ReportTables {
                 occurred.append(outcome.occurredAt?.micros)
                 late.append(outcome.late)
                 superseded.append(outcome.supersededVersion)
-                if kind == .skipped { skipReason.append(outcome.skipReason) } else { skipReason.appendNull() }
+                if kind == .skipped, let reason = outcome.skipReason {
+                    skipReason.append(row: Int(reason), of: reasonNames)
+                } else {
+                    skipReason.appendNull()
+                }
             }
             var relationshipOf: [Int] = []
             var dates: [Int32?] = []

@@ -130,7 +130,7 @@ import Testing
     static func rows(_ drop: IngestedDrop) -> StepRows {
         let events = drop.events.map {
             "\(String(decoding: drop.eventIDs[$0.id], as: UTF8.self)) \($0.task) \($0.toStatus) "
-                + "\($0.occurredAt) \($0.offsetSeconds) \($0.reason ?? "-")"
+                + "\($0.occurredAt) \($0.offsetSeconds) \(drop.eventReason($0.reason) ?? "-")"
         }
         let health = drop.healthDays.keys.sorted().flatMap { user in
             (drop.healthDays[user] ?? [:]).sorted { $0.key < $1.key }.map { day, values in

@@ -30,11 +30,17 @@ struct ParquetColumnChunkWriter: Sendable {
         }
         var body: [UInt8] = []
         var compressed: [UInt8] = []
-        for rows in pageRanges(column, nullable: field.nullable) {
+        let statistics = ParquetColumnStatistics(of: column)
+        let nullCount = Int(statistics.nullCount)
+        for rows in pageRanges(column, nullable: field.nullable, nullCount: nullCount) {
             body.removeAll(keepingCapacity: true)
             compressed.removeAll(keepingCapacity: true)
             if field.nullable {
-                let levels = ParquetLevelEncoder.encode(definedFlags(column, rows: rows))
+                // A chunk without NULLs (or of NULLs only) has one run of levels per page.
+                let levels =
+                    nullCount == 0 || nullCount == column.count
+                    ? ParquetLevelEncoder.encodeRun(of: nullCount == 0, count: rows.count)
+                    : ParquetLevelEncoder.encode(definedFlags(column, rows: rows))
                 ParquetPlainEncoder.appendLittleEndian(UInt64(levels.count), width: 4, &body)
                 body.append(contentsOf: levels)
             }
@@ -71,16 +77,40 @@ struct ParquetColumnChunkWriter: Sendable {
             totalUncompressedSize: uncompressedTotal,
             totalCompressedSize: Int64(chunk.count),
             dataPageOffset: 0,
-            statistics: ParquetColumnStatistics(of: column)
+            statistics: statistics
         )
         return (chunk, metadata)
     }
 
     /// Splits the rows into pages of about `pageSizeLimit` uncompressed bytes
     /// (at least one page, so that even an empty chunk has a page to point at).
-    func pageRanges(_ column: ParquetColumnData, nullable: Bool) -> [Range<Int>] {
+    /// A page ends at the first row whose value and level bits, added up from
+    /// the page's first row, reach the limit. Most chunks (a row group is
+    /// 128 Ki rows) are one page whatever their values, and a fixed-width
+    /// chunk without NULLs splits every so many rows: both are known without
+    /// a pass over the rows (`nullCount`, when the caller has counted them).
+    func pageRanges(_ column: ParquetColumnData, nullable: Bool, nullCount: Int? = nil) -> [Range<Int>] {
         let limitBits = pageSizeLimit * 8
         let levelBits = nullable ? 1 : 0
+        let count = column.count
+        let fixedBits: Int? =
+            switch column {
+            case .boolean: 1
+            case .int32: 32
+            case .int64, .double: 64
+            case .string, .utf8: nil
+            }
+        if let fixedBits {
+            let rowBits = fixedBits + levelBits
+            if count * rowBits < limitBits { return [0..<count] }
+            if (nullCount ?? column.nullCount) == 0 {
+                let rowsPerPage = (limitBits + rowBits - 1) / rowBits
+                return stride(from: 0, to: count, by: rowsPerPage).map { $0..<Swift.min($0 + rowsPerPage, count) }
+            }
+        } else if case .utf8(let strings) = column, (32 + levelBits) * count + 8 * strings.bytes.count < limitBits {
+            // Every value's bits at most: 32 for its length, 8 per byte.
+            return [0..<count]
+        }
         var ranges: [Range<Int>] = []
         var start = 0
         var bits = 0

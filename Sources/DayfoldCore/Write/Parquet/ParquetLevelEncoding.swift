@@ -36,6 +36,16 @@ enum ParquetLevelEncoder {
         return output
     }
 
+    /// `encode` of `count` equal levels, without the array: one RLE run
+    /// (nothing for no levels).
+    static func encodeRun(of level: Bool, count: Int) -> [UInt8] {
+        guard count > 0 else { return [] }
+        var output: [UInt8] = []
+        appendVarint(UInt64(count) << 1, &output)
+        output.append(level ? 1 : 0)
+        return output
+    }
+
     private static func runLength(_ levels: [Bool], from start: Int) -> Int {
         var end = start + 1
         while end < levels.count && levels[end] == levels[start] { end += 1 }

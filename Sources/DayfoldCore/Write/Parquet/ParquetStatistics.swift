@@ -31,17 +31,23 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
         self.nanCount = nanCount
     }
 
-    /// The smallest and largest non-NULL value, in one pass (nil when all are NULL).
-    private static func extremes<Value: FixedWidthInteger>(_ values: [Value?]) -> (Value, Value)? {
+    /// The smallest and largest non-NULL value (nil when all are NULL) and
+    /// the number of NULLs, in one pass: counting the NULLs on their own was
+    /// a second pass over every numeric chunk.
+    private static func survey<Value: FixedWidthInteger>(_ values: [Value?]) -> (extremes: (Value, Value)?, nulls: Int)
+    {
         var low = Value.max
         var high = Value.min
-        var seen = false
-        for case let value? in values {
-            seen = true
+        var nulls = 0
+        for value in values {
+            guard let value else {
+                nulls += 1
+                continue
+            }
             low = Swift.min(low, value)
             high = Swift.max(high, value)
         }
-        return seen ? (low, high) : nil
+        return (nulls == values.count ? nil : (low, high), nulls)
     }
 
     /// Computes the statistics of one row group's column.
@@ -49,6 +55,8 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
         var minBytes: [UInt8]?
         var maxBytes: [UInt8]?
         var nanCount: Int64?
+        // Counted with the extremes where a pass finds them; else asked.
+        var nulls: Int?
         switch column {
         case .boolean(let values):
             let present = values.compactMap { $0 }
@@ -57,12 +65,16 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
                 maxBytes = [present.contains(true) ? 1 : 0]
             }
         case .int32(let values):
-            if let (low, high) = Self.extremes(values) {
+            let survey = Self.survey(values)
+            nulls = survey.nulls
+            if let (low, high) = survey.extremes {
                 minBytes = ParquetPlainEncoder.bytes(of: low)
                 maxBytes = ParquetPlainEncoder.bytes(of: high)
             }
         case .int64(let values):
-            if let (low, high) = Self.extremes(values) {
+            let survey = Self.survey(values)
+            nulls = survey.nulls
+            if let (low, high) = survey.extremes {
                 minBytes = ParquetPlainEncoder.bytes(of: low)
                 maxBytes = ParquetPlainEncoder.bytes(of: high)
             }
@@ -71,7 +83,12 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
             var high = -Double.infinity
             var nans: Int64 = 0
             var seen = false
-            for case let value? in values {
+            var nullRows = 0
+            for value in values {
+                guard let value else {
+                    nullRows += 1
+                    continue
+                }
                 if value.isNaN {
                     nans += 1
                     continue
@@ -81,6 +98,7 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
                 high = Swift.max(high, value)
             }
             nanCount = nans
+            nulls = nullRows
             if seen {
                 // The format's rule for zeros: a zero minimum is written -0.0, a zero maximum +0.0.
                 if low == 0 { low = -0.0 }
@@ -111,7 +129,8 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
             minBytes = extremes.map { Array(column.bytes[$0.min]) }
             maxBytes = extremes.map { Array(column.bytes[$0.max]) }
         }
-        self.init(nullCount: Int64(column.nullCount), minBytes: minBytes, maxBytes: maxBytes, nanCount: nanCount)
+        self.init(
+            nullCount: Int64(nulls ?? column.nullCount), minBytes: minBytes, maxBytes: maxBytes, nanCount: nanCount)
     }
 
     init(thrift: ThriftStruct) {

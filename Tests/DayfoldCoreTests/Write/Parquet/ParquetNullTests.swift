@@ -28,6 +28,15 @@ import Testing
         #expect(ParquetLevelEncoder.encode(Array(repeating: true, count: 1_000)) == [0xD0, 0x0F, 0x01])
     }
 
+    @Test(arguments: [0, 1, 7, 8, 63, 64, 127, 128, 16_383, 16_384, 131_072])
+    func aRunOfEqualLevelsIsWhatEncodeWrites(count: Int) {
+        for level in [true, false] {
+            #expect(
+                ParquetLevelEncoder.encodeRun(of: level, count: count)
+                    == ParquetLevelEncoder.encode(Array(repeating: level, count: count)))
+        }
+    }
+
     @Test func alternatingLevelsAreBitPacked() {
         // 16 alternating levels: one bit-packed run of 2 groups, 0b01010101 each.
         let levels = (0..<16).map { $0 % 2 == 0 }

@@ -62,4 +62,60 @@ import Testing
         #expect(ranges.map(\.count) == [131_072, 131_072, 37_856])
         #expect(writer.pageRanges(.string([]), nullable: true) == [0..<0])
     }
+
+    /// The split as first written: value and level bits added row by row.
+    private func rowByRowPages(_ column: ParquetColumnData, nullable: Bool, limit: Int) -> [Range<Int>] {
+        func bits(_ row: Int) -> Int {
+            switch column {
+            case .boolean(let values): values[row] == nil ? 0 : 1
+            case .int32(let values): values[row] == nil ? 0 : 32
+            case .int64(let values): values[row] == nil ? 0 : 64
+            case .double(let values): values[row] == nil ? 0 : 64
+            case .string(let values): values[row].map { 32 + 8 * $0.utf8.count } ?? 0
+            case .utf8(let strings): strings.nulls[row] ? 0 : 32 + 8 * strings.range(row).count
+            }
+        }
+        var ranges: [Range<Int>] = []
+        var (start, total) = (0, 0)
+        for row in 0..<column.count {
+            total += bits(row) + (nullable ? 1 : 0)
+            if total >= limit * 8 {
+                ranges.append(start..<row + 1)
+                (start, total) = (row + 1, 0)
+            }
+        }
+        if start < column.count || ranges.isEmpty { ranges.append(start..<column.count) }
+        return ranges
+    }
+
+    /// One page, or fixed-width pages without NULLs, are decided without a
+    /// pass over the rows: the pages are the row-by-row split's all the same.
+    @Test func pagesAreTheRowByRowSplitWhicheverWayTheyAreFound() {
+        var random = ParquetTestRandom(state: 11)
+        for rows in [0, 1, 63, 64, 65, 200, 1_000] {
+            for nullEvery in [0, 1, 3] {
+                func isNull(_ row: Int) -> Bool { nullEvery == 1 || (nullEvery > 1 && row % nullEvery == 0) }
+                let text = (0..<rows).map { isNull($0) ? nil : String(repeating: "x", count: Int(random.next() % 9)) }
+                let columns: [ParquetColumnData] = [
+                    .boolean((0..<rows).map { isNull($0) ? nil : $0 % 2 == 0 }),
+                    .int32((0..<rows).map { isNull($0) ? nil : Int32($0) }),
+                    .int64((0..<rows).map { isNull($0) ? nil : Int64($0) }),
+                    .double((0..<rows).map { isNull($0) ? nil : Double($0) }),
+                    .string(text),
+                    .utf8(ParquetByteColumn(text)),
+                ]
+                for column in columns {
+                    for limit in [8, 64, 100, 512, 1 << 20] {
+                        let writer = ParquetColumnChunkWriter(pageSizeLimit: limit)
+                        for nullable in nullEvery == 0 ? [false, true] : [true] {
+                            let expected = rowByRowPages(column, nullable: nullable, limit: limit)
+                            #expect(writer.pageRanges(column, nullable: nullable) == expected)
+                            #expect(
+                                writer.pageRanges(column, nullable: nullable, nullCount: column.nullCount) == expected)
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

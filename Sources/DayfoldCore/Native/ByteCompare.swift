@@ -21,11 +21,16 @@ func bytesEqual(_ field: ArraySlice<UInt8>, _ key: [UInt8]) -> Bool {
 /// ends at `ends[row]`; `nulls[row]` marks NULL), or nil when all are NULL.
 /// Each value's first 8 bytes, as a big-endian number, decide most
 /// comparisons without a `memcmp`. On ties the first such value is kept.
+/// `repeated` lists runs of rows known to hold one value (in row order):
+/// only a run's first row is read, so a column of ids repeated over
+/// relationships' days costs a comparison per relationship, not per day.
 /// Inlined into its caller: as a call of its own, the loop was compiled
 /// with its buffers' addresses spilled and reloaded each row (11 % more
 /// instructions than when the loop sat in the statistics).
 @inline(__always)
-func byteStringExtremes(bytes: [UInt8], ends: [Int], nulls: [Bool]) -> (min: Range<Int>, max: Range<Int>)? {
+func byteStringExtremes(
+    bytes: [UInt8], ends: [Int], nulls: [Bool], repeated: [Range<Int>] = []
+) -> (min: Range<Int>, max: Range<Int>)? {
     precondition(nulls.count == ends.count, "a NULL flag per value")
     return bytes.withUnsafeBufferPointer { bytes in
         ends.withUnsafeBufferPointer { ends in
@@ -35,7 +40,19 @@ func byteStringExtremes(bytes: [UInt8], ends: [Int], nulls: [Bool]) -> (min: Ran
                 var highPrefix = UInt64.min
                 var highRange = 0..<0
                 var seen = false
-                for row in 0..<ends.count where !nulls[row] {
+                var next = 0
+                var run = 0
+                var nextRun = repeated.isEmpty ? Int.max : repeated[0].lowerBound
+                while next < ends.count {
+                    let row = next
+                    if row == nextRun {
+                        next = repeated[run].upperBound
+                        run += 1
+                        nextRun = run < repeated.count ? repeated[run].lowerBound : Int.max
+                    } else {
+                        next = row + 1
+                    }
+                    if nulls[row] { continue }
                     let range = (row == 0 ? 0 : ends[row - 1])..<ends[row]
                     let prefix = orderPrefix(bytes, range)
                     if !seen {

@@ -98,23 +98,64 @@ enum ByteCopy {
 
     /// Appends, for each non-NULL value of `column` in `rows`, its length as
     /// 4 little-endian bytes and then its bytes (Parquet's PLAIN byte
-    /// arrays): the room is sized once, then written in place.
+    /// arrays): the room is sized once, then written in place. A run of
+    /// rows the column knows repeat one value (`repeated`) is written once
+    /// and then copied onto its own end, doubling.
     static func appendLengthPrefixed(_ column: ParquetByteColumn, rows: Range<Int>, into bytes: inout [UInt8]) {
         var size = 0
-        for row in rows where !column.nulls[row] { size += 4 + column.range(row).count }
+        forEachRun(of: column, in: rows) { row, count in
+            if !column.nulls[row] { size += count * (4 + column.range(row).count) }
+        }
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: size))
         bytes.withUnsafeMutableBytes { output in
             column.bytes.withUnsafeBytes { source in
+                guard let target = output.baseAddress else { return }
                 var offset = start
-                for row in rows where !column.nulls[row] {
+                forEachRun(of: column, in: rows) { row, count in
+                    guard !column.nulls[row] else { return }
                     let range = column.range(row)
                     output.storeBytes(of: UInt32(range.count).littleEndian, toByteOffset: offset, as: UInt32.self)
-                    offset += 4
-                    UnsafeMutableRawBufferPointer(rebasing: output[offset..<(offset + range.count)])
+                    UnsafeMutableRawBufferPointer(rebasing: output[(offset + 4)..<(offset + 4 + range.count)])
                         .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[range]))
-                    offset += range.count
+                    let width = 4 + range.count
+                    var written = width
+                    let total = width * count
+                    while written < total {
+                        let chunk = Swift.min(written, total - written)
+                        (target + offset + written).copyMemory(from: target + offset, byteCount: chunk)
+                        written += chunk
+                    }
+                    offset += total
                 }
+            }
+        }
+    }
+
+    /// Calls `body(row, count)` for each run of rows in `rows` that hold one
+    /// value: the parts of `column.repeated` inside `rows` (a page can start
+    /// or end inside one), and every other row alone.
+    @inline(__always)
+    static func forEachRun(of column: ParquetByteColumn, in rows: Range<Int>, _ body: (Int, Int) -> Void) {
+        let runs = column.repeated
+        // The first run that ends after the first row, by bisection.
+        var low = 0
+        var high = runs.count
+        while low < high {
+            let middle = (low + high) / 2
+            if runs[middle].upperBound <= rows.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        var run = low
+        var row = rows.lowerBound
+        while row < rows.upperBound {
+            if run < runs.count && runs[run].lowerBound <= row {
+                let end = Swift.min(runs[run].upperBound, rows.upperBound)
+                body(row, end - row)
+                row = end
+                run += 1
+            } else {
+                body(row, 1)
+                row += 1
             }
         }
     }

@@ -10,8 +10,18 @@ public struct ParquetByteColumn: Sendable, Equatable {
     /// Per row: true for NULL.
     public private(set) var nulls: [Bool] = []
     public private(set) var nullCount = 0
+    /// Runs of rows known to hold one value, in row order, each over one
+    /// row long: the rows the run-wise appends wrote (a relationship's id
+    /// over its days). A hint, not part of the values (equality ignores
+    /// it; a column built row by row has none): statistics, PLAIN encoding
+    /// and page splitting read a run's value once instead of once per row.
+    public private(set) var repeated: [Range<Int>] = []
 
     public init() {}
+
+    public static func == (lhs: ParquetByteColumn, rhs: ParquetByteColumn) -> Bool {
+        lhs.bytes == rhs.bytes && lhs.ends == rhs.ends && lhs.nulls == rhs.nulls
+    }
 
     public init(_ values: [String?]) {
         for value in values { append(value) }
@@ -60,6 +70,7 @@ public struct ParquetByteColumn: Sendable, Equatable {
 
     private mutating func appendRepeating(_ value: Span<UInt8>, count: Int) {
         guard count > 0 else { return }
+        if count > 1 { repeated.append(ends.count..<ends.count + count) }
         let start = bytes.count
         ByteCopy.appendRepeating(value, count: count, into: &bytes)
         for index in 1...count { ends.append(start + index * value.count) }
@@ -109,6 +120,7 @@ public struct ParquetByteColumn: Sendable, Equatable {
         bytes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
         nulls.removeAll(keepingCapacity: true)
+        repeated.removeAll(keepingCapacity: true)
         nullCount = 0
     }
 
@@ -127,6 +139,7 @@ public struct ParquetByteColumn: Sendable, Equatable {
         column.ends += other.ends.map { $0 + bytes.count }
         column.nulls += other.nulls
         column.nullCount += other.nullCount
+        column.repeated += other.repeated.map { ($0.lowerBound + count)..<($0.upperBound + count) }
         return column
     }
 

@@ -134,8 +134,25 @@ struct ParquetColumnChunkWriter: Sendable {
         case .string(let values):
             for (rowIndex, value) in values.enumerated() { add(rowIndex, value.map { 32 + 8 * $0.utf8.count } ?? 0) }
         case .utf8(let column):
-            for rowIndex in 0..<column.count {
-                add(rowIndex, column.nulls[rowIndex] ? 0 : 32 + 8 * column.range(rowIndex).count)
+            // A run of one value (`repeated`) adds the same bits per row, so
+            // the row where the page fills is found by division.
+            ByteCopy.forEachRun(of: column, in: 0..<column.count) { first, count in
+                let rowBits = (column.nulls[first] ? 0 : 32 + 8 * column.range(first).count) + levelBits
+                guard count > 1, rowBits > 0 else { return add(first, rowBits - levelBits) }
+                var row = first
+                var left = count
+                while left > 0 {
+                    let rowsToFill = (limitBits - bits + rowBits - 1) / rowBits
+                    guard rowsToFill <= left else {
+                        bits += left * rowBits
+                        return
+                    }
+                    row += rowsToFill
+                    left -= rowsToFill
+                    ranges.append(start..<row)
+                    start = row
+                    bits = 0
+                }
             }
         }
         if start < column.count || ranges.isEmpty { ranges.append(start..<column.count) }

@@ -125,7 +125,8 @@ public struct ParquetColumnStatistics: Sendable, Equatable {
             maxBytes = high.map { Array($0.utf8) }
         case .utf8(let column):
             // Compared in place (`byteStringExtremes`), copied out once.
-            let extremes = byteStringExtremes(bytes: column.bytes, ends: column.ends, nulls: column.nulls)
+            let extremes = byteStringExtremes(
+                bytes: column.bytes, ends: column.ends, nulls: column.nulls, repeated: column.repeated)
             minBytes = extremes.map { Array(column.bytes[$0.min]) }
             maxBytes = extremes.map { Array(column.bytes[$0.max]) }
         }

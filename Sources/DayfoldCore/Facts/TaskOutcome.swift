@@ -5,22 +5,6 @@ public enum OutcomeKind: String, Sendable {
     case excluded = "EXCLUDED"
     case missed = "MISSED"
     case open = "OPEN"
-
-    /// The name's UTF-8 bytes (for writers that fill byte columns).
-    var utf8Name: [UInt8] {
-        switch self {
-        case .completed: OutcomeKind.completedName
-        case .skipped: OutcomeKind.skippedName
-        case .excluded: OutcomeKind.excludedName
-        case .missed: OutcomeKind.missedName
-        case .open: OutcomeKind.openName
-        }
-    }
-    private static let completedName = Array("COMPLETED".utf8)
-    private static let skippedName = Array("SKIPPED".utf8)
-    private static let excludedName = Array("EXCLUDED".utf8)
-    private static let missedName = Array("MISSED".utf8)
-    private static let openName = Array("OPEN".utf8)
 }
 
 public struct TaskOutcome: Sendable {

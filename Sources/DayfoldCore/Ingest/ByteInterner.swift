@@ -17,5 +17,12 @@ struct ByteInterner {
         return index
     }
 
+    /// As `intern(_:)`, for bytes read in place (`CSVRow.withField`).
+    mutating func intern(_ bytes: Span<UInt8>) -> Int32 {
+        let (index, isNew) = table.intern(bytes)
+        if isNew { strings.append(String(decoding: table.key(index), as: UTF8.self)) }
+        return index
+    }
+
     subscript(index: Int32) -> String { strings[Int(index)] }
 }

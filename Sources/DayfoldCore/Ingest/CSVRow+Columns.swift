@@ -6,6 +6,9 @@ extension CSVRow {
     func has(_ column: some ExportColumns) -> Bool { has(column.rawValue) }
     func range(_ column: some ExportColumns) -> Range<Int>? { range(column.rawValue) }
     func slice(_ column: some ExportColumns) -> ArraySlice<UInt8>? { slice(column.rawValue) }
+    func withField<Result>(_ column: some ExportColumns, _ body: (Span<UInt8>) -> Result) -> Result {
+        withField(column.rawValue, body)
+    }
     mutating func date(_ column: some ExportColumns) -> LocalDate? { date(column.rawValue) }
     mutating func instant(_ column: some ExportColumns) -> ParsedInstant? { instant(column.rawValue) }
     mutating func number(_ column: some ExportColumns) -> Double? { number(column.rawValue) }

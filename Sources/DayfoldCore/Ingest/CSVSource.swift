@@ -367,6 +367,14 @@ struct CSVRow {
         return start == end ? nil : start..<end
     }
 
+    /// Calls `body` with the field's raw bytes read in place, without
+    /// validation (empty for NULL or an absent column; ask `has` first):
+    /// unlike `slice`, it takes no reference to the record's buffer.
+    func withField<Result>(_ column: Int, _ body: (Span<UInt8>) -> Result) -> Result {
+        guard let index = fieldIndex(column) else { return body(Span()) }
+        return record.withField(index, body)
+    }
+
     /// The field's raw bytes, without validation (nil for NULL or an absent column).
     func slice(_ column: Int) -> ArraySlice<UInt8>? {
         guard let index = fieldIndex(column) else { return nil }

@@ -45,9 +45,9 @@ extension DropIngestor {
         return key
     }
 
-    /// As `taskIDKey(_:hash:)`, for the id `bytes[field]` read in place.
-    func taskIDKey(_ bytes: [UInt8], field: Range<Int>, hash: UInt64? = nil) -> Int32 {
-        let (key, isNew) = taskIDs.intern(bytes, field: field, hash: hash)
+    /// As `taskIDKey(_:hash:)`, for an id read in place (`CSVRow.withField`).
+    func taskIDKey(_ id: Span<UInt8>, hash: UInt64? = nil) -> Int32 {
+        let (key, isNew) = taskIDs.intern(id, hash: hash)
         if isNew { taskOfID.append(.none) }
         return key
     }
@@ -95,16 +95,13 @@ extension DropIngestor {
         for file in layout.instances {
             try readCSV(file, InstanceColumn.self, prepare: prepare, ahead: ahead) {
                 row, account, prepared in
-                // The fields are ranges of the record's bytes, read in place
-                // (slices retained and released the buffer).
-                let bytes = row.record.bytes
                 // The first problem found is the reject reason: each check
                 // returns at once. (Unwrapping the fields together kept them
                 // in a tuple of optionals, destroyed through the runtime.)
                 // The values are the preparing thread's (`InstanceFields`);
                 // where one is nil the field failed, and the row's accessor
                 // (`row.date`, `row.status`, `row.instant`) records why.
-                guard let id = row.range(InstanceColumn.id) else { return row.failMissing(InstanceColumn.id) }
+                guard row.has(InstanceColumn.id) else { return row.failMissing(InstanceColumn.id) }
                 guard row.has(InstanceColumn.relationshipID) else {
                     return row.failMissing(InstanceColumn.relationshipID)
                 }
@@ -133,14 +130,17 @@ extension DropIngestor {
                 let schema = schema(prepared.schema, row)
                 if !schema.valid { invalidSchemas += 1 }
                 let (kindKey, isNewKind) = kindOfPrint.intern(kindPrint)
-                if isNewKind, let kind = row.range(InstanceColumn.taskKind) {
+                if isNewKind {
                     // Kinds are interned in order of first sight, as their fingerprints are.
-                    _ = kinds.intern(bytes, field: kind)
+                    _ = row.withField(InstanceColumn.taskKind) { kinds.intern($0) }
                 }
                 let key = keys.value.intern(idempotencyKey).index
+                // Fields are read in place (`withField`): taking the record's
+                // bytes or a slice of them retained and released the buffer.
+                let idKey = row.withField(InstanceColumn.id) { taskIDKey($0, hash: prepared.idHash) }
                 candidates.append(
                     InstanceCandidate(
-                        idKey: taskIDKey(bytes, field: id, hash: prepared.idHash), idempotencyKey: key,
+                        idKey: idKey, idempotencyKey: key,
                         relationship: relationship, date: date, zone: zone,
                         kind: kindKey,
                         status: status,

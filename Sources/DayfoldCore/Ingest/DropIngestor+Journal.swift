@@ -19,12 +19,10 @@ extension DropIngestor {
             // The first problem found is the reject reason: each check
             // returns at once (unwrapping the fields together kept them
             // in a tuple of optionals, destroyed through the runtime).
-            guard let entryID = row.slice(JournalColumn.entryID) else {
-                return row.failMissing(JournalColumn.entryID)
-            }
-            guard let userBytes = row.slice(JournalColumn.userID) else {
-                return row.failMissing(JournalColumn.userID)
-            }
+            // Ids are read in place (`withField`) once the row is known to
+            // be valid: a slice retained and released the record's buffer.
+            guard row.has(JournalColumn.entryID) else { return row.failMissing(JournalColumn.entryID) }
+            guard row.has(JournalColumn.userID) else { return row.failMissing(JournalColumn.userID) }
             guard let cooked = row.instant(JournalColumn.cookedAt),
                 let revision = row.integer(JournalColumn.revision)
             else { return }
@@ -35,14 +33,15 @@ extension DropIngestor {
             let fat = row.number(JournalColumn.fatG)
             let deleted = row.bool(JournalColumn.deleted) ?? false
             guard row.rejectReason == nil else { return }
-            let userIndex = journalUsers.intern(userBytes)
+            let userIndex = row.withField(JournalColumn.userID) { journalUsers.intern($0) }
             if self.isAfterAsOf(cooked.instant) {
                 row.fate = .ignored
                 return
             }
             revisions.append(
                 JournalRevision(
-                    entryKey: entryIDs.intern(entryID).index, revision: revision, deleted: deleted,
+                    entryKey: row.withField(JournalColumn.entryID) { entryIDs.intern($0).index }, revision: revision,
+                    deleted: deleted,
                     entry: JournalEntry(
                         userID: journalUsers[userIndex], userIndex: userIndex, cookedAt: cooked,
                         portion: portion,

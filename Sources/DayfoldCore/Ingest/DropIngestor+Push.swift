@@ -199,8 +199,10 @@ extension DropIngestor {
             try readCSV(file, Column.self, prepare: prepare, ahead: ahead) { row, account, prepared in
                 let id = prepared.id
                 if id == nil { row.failMissing(Column.id) }
-                let recipient = row.slice(Column.recipientUserID)
-                if recipient == nil { row.failMissing(Column.recipientUserID) }
+                // Fields are read in place (`withField`): a slice retained and
+                // released the record's buffer.
+                let hasRecipient = row.has(Column.recipientUserID)
+                if !hasRecipient { row.failMissing(Column.recipientUserID) }
                 let category = row.choiceIndex(Column.category, .pushCategory)
                 let key = prepared.idempotencyKey
                 if key == nil { row.failMissing(Column.idempotencyKey) }
@@ -213,10 +215,10 @@ extension DropIngestor {
                 let created = prepared.createdAt ?? row.instant(Column.createdAt)
                 let relationship = prepared.relationship
                 if relationship == nil, row.has(Column.relationshipID) { row.fail("unknown_relationship") }
-                guard row.rejectReason == nil, let id, let recipient, let category, let key, let scheduled,
+                guard row.rejectReason == nil, let id, hasRecipient, let category, let key, let scheduled,
                     let status
                 else { return }
-                let user = push.users.intern(recipient).index
+                let user = row.withField(Column.recipientUserID) { push.users.intern($0).index }
                 let idIndex = tables.value.ids.intern(id)
                 // Ignored: created after T, or scheduled (the recipient's
                 // local date) after its relationship's `ended_on`.
@@ -236,7 +238,7 @@ extension DropIngestor {
                     return
                 }
                 let start = candidateIDs.count
-                if let idBytes = row.slice(Column.id) { candidateIDs.append(contentsOf: idBytes) }
+                row.withField(Column.id) { ByteCopy.append($0, into: &candidateIDs) }
                 candidates.append(
                     Candidate(
                         account: account, id: idIndex, key: tables.value.keys.intern(key).index,
@@ -333,8 +335,8 @@ extension DropIngestor {
                 if id == nil { row.failMissing(Column.id) }
                 let intentID = prepared.intentID
                 if intentID == nil { row.failMissing(Column.intentID) }
-                let installationID = row.slice(Column.installationID)
-                if installationID == nil { row.failMissing(Column.installationID) }
+                let hasInstallation = row.has(Column.installationID)
+                if !hasInstallation { row.failMissing(Column.installationID) }
                 let provider = row.choiceIndex(Column.provider, .pushProvider)
                 let status = row.choiceIndex(Column.status, .deliveryStatus)
                 let attempts = row.integer(Column.attemptCount)
@@ -345,13 +347,13 @@ extension DropIngestor {
                 let sent = prepared.sentAt ?? row.instant(Column.sentAt)
                 if !prepared.unusedInstantsValid { _ = row.instant(Column.deliveredAt) }
                 let failed = prepared.failedAt ?? row.instant(Column.failedAt)
-                guard row.rejectReason == nil, let id, let intentID, let installationID, let provider, let status
+                guard row.rejectReason == nil, let id, let intentID, hasInstallation, let provider, let status
                 else { return }
                 let intentIndex = intents.find(intentID)
                 let intent = intentIndex.flatMap(intents.keptRow)
                 let ignoredRecipient = intentIndex.flatMap(intents.ignoredOwner)
                 guard intent != nil || ignoredRecipient != nil else { return row.fail("unknown_intent") }
-                guard let entry = installationIDs.find(installationID) else {
+                guard let entry = row.withField(Column.installationID, { installationIDs.find($0) }) else {
                     return row.fail("unknown_installation")
                 }
                 let installation = Int(entry)
@@ -364,7 +366,7 @@ extension DropIngestor {
                     return
                 }
                 let start = candidateIDs.count
-                if let idBytes = row.slice(Column.id) { candidateIDs.append(contentsOf: idBytes) }
+                row.withField(Column.id) { ByteCopy.append($0, into: &candidateIDs) }
                 candidates.append(
                     Candidate(
                         account: account, id: idIndex, idBytes: start..<candidateIDs.count,
@@ -435,15 +437,15 @@ extension DropIngestor {
         }
         for file in layout.pushReceipts {
             try readCSV(file, Column.self, prepare: prepare, ahead: ahead) { row, _, prepared in
-                let id = row.slice(Column.id)
-                if id == nil { row.failMissing(Column.id) }
+                let hasID = row.has(Column.id)
+                if !hasID { row.failMissing(Column.id) }
                 let deliveryID = prepared.deliveryID
                 if deliveryID == nil { row.failMissing(Column.deliveryID) }
                 let status = row.choiceIndex(Column.receiptStatus, .receiptStatus)
                 let received = prepared.receivedAt ?? row.instant(Column.receivedAt)
                 _ = row.choiceIndex(Column.provider, .pushProvider)
                 let code = row.has(Column.providerErrorCode) ? row.text(Column.providerErrorCode) : nil
-                guard row.rejectReason == nil, let id, let deliveryID, let status, let received else { return }
+                guard row.rejectReason == nil, hasID, let deliveryID, let status, let received else { return }
                 let index = deliveries.find(deliveryID)
                 let delivery = index.flatMap(deliveries.keptRow)
                 guard delivery != nil || index.flatMap(deliveries.ignoredOwner) != nil else {
@@ -460,7 +462,8 @@ extension DropIngestor {
                 row.fate = .accepted
                 push.receipts.append(
                     PushReceipt(
-                        id: push.receiptIDs.append(id), delivery: delivery, ok: status == 0,
+                        id: row.withField(Column.id) { push.receiptIDs.append($0) }, delivery: delivery,
+                        ok: status == 0,
                         receivedAt: received.instant, errorClass: PushErrorClass.of(code)))
             }
         }

@@ -30,12 +30,16 @@ extension DropIngestor {
                     let occurred = prepared.instant ?? row.instant(StatusEventColumn.occurredAt)
                 else { return }
                 guard let task = candidateTask(at: occurred.instant, &row, prepared) else { return }
+                // Fields are read in place (`withField`): a slice retained and
+                // released the record's buffer.
                 func event(_ ids: inout ByteStrings) -> StatusEvent? {
-                    guard let id = row.slice(StatusEventColumn.id) else { return nil }
+                    guard row.has(StatusEventColumn.id) else { return nil }
+                    let reason =
+                        row.has(StatusEventColumn.reason)
+                        ? row.withField(StatusEventColumn.reason) { eventReasons.intern($0) } : nil
                     return StatusEvent(
-                        id: ids.append(id), task: task, toStatus: status, occurredAt: occurred.instant,
-                        offsetSeconds: occurred.offsetSeconds,
-                        reason: row.slice(StatusEventColumn.reason).map { eventReasons.intern($0) })
+                        id: row.withField(StatusEventColumn.id) { ids.append($0) }, task: task, toStatus: status,
+                        occurredAt: occurred.instant, offsetSeconds: occurred.offsetSeconds, reason: reason)
                 }
                 if keepsCandidates, let candidate = event(&candidateIDs) {
                     candidates.append(
@@ -112,10 +116,10 @@ extension DropIngestor {
     /// Looks up the task a row refers to: nil when the row is rejected
     /// (unknown task, relationship mismatch); `.some(nil)` when the task is ignored.
     private func resolveTask(_ row: inout CSVRow, _ prepared: TaskRowFields) -> Int?? {
-        let reference =
-            row.slice(StatusEventColumn.dailyTaskInstanceID).flatMap { taskIDs.find($0, hash: prepared.taskHash) }.map {
-                taskOfID[Int($0)]
-            } ?? .none
+        let found =
+            row.has(StatusEventColumn.dailyTaskInstanceID)
+            ? row.withField(StatusEventColumn.dailyTaskInstanceID) { taskIDs.find($0, hash: prepared.taskHash) } : nil
+        let reference = found.map { taskOfID[Int($0)] } ?? .none
         let owner: Int
         switch reference {
         case .none:

@@ -97,6 +97,11 @@ struct ByteKeyTable {
         bytes.withUnsafeBufferPointer { find($0, hash: hash) }
     }
 
+    /// As `find(_:hash:)`, for bytes read in place (a field, `CSVRecord.withField`).
+    func find(_ bytes: Span<UInt8>, hash: UInt64? = nil) -> Int32? {
+        bytes.withUnsafeBufferPointer { find($0, hash: hash) }
+    }
+
     /// As `find(_:hash:)`, for bytes seen through a pointer (a field read in place).
     func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64? = nil) -> Int32? {
         probe(bytes, hash ?? ByteKeyTable.hash(bytes)).found
@@ -112,6 +117,11 @@ struct ByteKeyTable {
         index: Int32, isNew: Bool
     ) {
         bytes.withUnsafeBufferPointer { intern(UnsafeBufferPointer(rebasing: $0[field]), hash: known) }
+    }
+
+    /// As `intern(_:hash:)`, for bytes read in place (a field, `CSVRecord.withField`).
+    mutating func intern(_ bytes: Span<UInt8>, hash known: UInt64? = nil) -> (index: Int32, isNew: Bool) {
+        bytes.withUnsafeBufferPointer { intern($0, hash: known) }
     }
 
     /// The index of `bytes`, adding it when new; `isNew` says which.

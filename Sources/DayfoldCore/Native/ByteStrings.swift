@@ -24,6 +24,13 @@ public struct ByteStrings: Sendable {
         self.bytes.reserveCapacity(bytes)
     }
 
+    /// As `append(_:)`, for bytes read in place (a field, `CSVRecord.withField`).
+    mutating func append(_ value: Span<UInt8>) -> Int32 {
+        ByteCopy.append(value, into: &bytes)
+        offsets.append(bytes.count)
+        return Int32(offsets.count - 2)
+    }
+
     /// Adds a string; returns its index.
     mutating func append(_ value: some Collection<UInt8>) -> Int32 {
         bytes.append(contentsOf: value)

@@ -382,33 +382,56 @@ public enum ReportTables {
             type.reserveRows(range.count, bytes: 9 * range.count)
             // An event's id is the hex SHA-256 of `task id|event type` (SPEC §7),
             // two rows at a time: their digests are computed side by side.
+            // The types' names are read from one small column (`eventTypeNames`):
+            // a name taken per row from its array retained and released it.
             let ids = taskID.bytes.span
+            let typeNames = eventTypeNames
+            let names = typeNames.bytes.span
             var position = 0
             while position + 1 < kinds.count {
-                let first = kinds[position]?.utf8Name ?? []
-                let second = kinds[position + 1]?.utf8Name ?? []
+                let first = eventTypeRow(kinds[position])
+                let second = eventTypeRow(kinds[position + 1])
                 eventID.appendBuilt(2, width: 64) {
                     EventIDDigests.appendPair(
-                        ids.extracting(taskID.range(position)), first, ids.extracting(taskID.range(position + 1)),
-                        second, into: &$0)
+                        ids.extracting(taskID.range(position)), names.extracting(typeNames.range(first)),
+                        ids.extracting(taskID.range(position + 1)), names.extracting(typeNames.range(second)),
+                        into: &$0)
                 }
-                type.append(first[...])
-                type.append(second[...])
+                type.append(row: first, of: typeNames)
+                type.append(row: second, of: typeNames)
                 position += 2
             }
             if position < kinds.count {
-                let name = kinds[position]?.utf8Name ?? []
+                let row = eventTypeRow(kinds[position])
                 eventID.appendBuilt {
-                    EventIDDigests.append(ids.extracting(taskID.range(position)), name, into: &$0)
+                    EventIDDigests.append(
+                        ids.extracting(taskID.range(position)), names.extracting(typeNames.range(row)), into: &$0)
                     return true
                 }
-                type.append(name[...])
+                type.append(row: row, of: typeNames)
             }
             return [
                 .utf8(eventID), .utf8(taskID), .utf8(relationshipID), .utf8(clientID), .int32(dates), .utf8(taskKind),
                 .utf8(type), .double(kinds.map { $0 == .completed ? 1 : 0 }), .int64(occurred), .boolean(late),
                 .boolean(superseded), .utf8(skipReason),
             ] + details.columns(relationshipOf)
+        }
+    }
+
+    /// The event types' names by `eventTypeRow`, and an empty name for a
+    /// task without an outcome kind (none reaches the table).
+    private static let eventTypeNames = ParquetByteColumn(
+        [OutcomeKind.completed, .skipped, .excluded, .missed, .open].map(\.rawValue) + [""])
+
+    /// The row of `kind`'s name in `eventTypeNames`.
+    private static func eventTypeRow(_ kind: OutcomeKind?) -> Int {
+        switch kind {
+        case .completed: 0
+        case .skipped: 1
+        case .excluded: 2
+        case .missed: 3
+        case .open: 4
+        case nil: 5
         }
     }
 

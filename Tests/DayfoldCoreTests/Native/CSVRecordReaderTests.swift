@@ -90,4 +90,43 @@ import Testing
         #expect(seen.count == rows)
         #expect(maxLead == CSVRecordReader.lookahead + 1)
     }
+
+    private static func copied(_ span: Span<UInt8>) -> [UInt8] { span.indices.map { span[$0] } }
+
+    /// `withField` reads through a pointer taken when the record's buffer is
+    /// set: it must see every batch's bytes (many small batches here, quoted
+    /// fields moved into the batch's extras) and a hand-built record's after
+    /// each field (the buffer grows and moves), as `slice` does.
+    @Test func fieldsReadInPlaceAreTheSlicesOfEveryBatch() throws {
+        var text = "id,note,amount\n"
+        for row in 0..<400 { text += "id-\(row),\"n,\"\"\(row)\"\"\",\(row).5\n" }
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("file.csv").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let reader = try CSVRecordReader(stream: try FileByteStream(path: path, chunkSize: 64), path: "file.csv")
+        var records = 0
+        try reader.forEachRecord { record in
+            for field in 0..<record.fieldCount {
+                let inPlace = record.withField(field) { Self.copied($0) }
+                #expect(inPlace == Array(record.slice(field) ?? []))
+            }
+            if records > 0, case .value(let amount) = record.number(2) {
+                #expect(amount == Double(records - 1) + 0.5)
+            } else if records > 0 {
+                Issue.record("row \(records): amount not read as a number")
+            }
+            records += 1
+        }
+        #expect(records == 401)
+
+        let record = CSVRecord()
+        var values: [[UInt8]] = []
+        for field in 0..<200 {
+            let value = Array("value \(field) ".utf8) + [UInt8](repeating: 0x41, count: field % 17)
+            record.appendField(value)
+            values.append(value)
+            for earlier in 0...field { #expect(record.withField(earlier) { Self.copied($0) } == values[earlier]) }
+        }
+    }
 }

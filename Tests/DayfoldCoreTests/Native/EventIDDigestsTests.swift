@@ -12,7 +12,7 @@ import Testing
         for id in Self.ids {
             for name in Self.names {
                 var output: [UInt8] = []
-                EventIDDigests.append(Array(id.utf8).span, Array(name.utf8), into: &output)
+                EventIDDigests.append(Array(id.utf8).span, Array(name.utf8).span, into: &output)
                 #expect(String(decoding: output, as: UTF8.self) == SHA256Hasher.hex(id + "|" + name), "\(id) \(name)")
             }
         }
@@ -23,7 +23,8 @@ import Testing
             for (firstName, secondName) in zip(Self.names, Self.names.reversed()) {
                 var output: [UInt8] = []
                 EventIDDigests.appendPair(
-                    Array(first.utf8).span, Array(firstName.utf8), Array(second.utf8).span, Array(secondName.utf8),
+                    Array(first.utf8).span, Array(firstName.utf8).span, Array(second.utf8).span,
+                    Array(secondName.utf8).span,
                     into: &output)
                 let expected = SHA256Hasher.hex(first + "|" + firstName) + SHA256Hasher.hex(second + "|" + secondName)
                 #expect(String(decoding: output, as: UTF8.self) == expected)

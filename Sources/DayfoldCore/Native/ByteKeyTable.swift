@@ -37,6 +37,12 @@ struct ByteKeyTable {
     /// The key's bytes.
     func key(_ index: Int32) -> ArraySlice<UInt8> { arena[offsets[Int(index)]..<offsets[Int(index) + 1]] }
 
+    /// Calls `body` with key `index`'s bytes in place (no slice per key; see
+    /// `ByteStrings.withString`).
+    func withKey<Result>(_ index: Int32, _ body: (Span<UInt8>) -> Result) -> Result {
+        body(arena.span.extracting(offsets[Int(index)]..<offsets[Int(index) + 1]))
+    }
+
     @inline(__always) private static func tag(_ hash: UInt64) -> UInt64 { hash & 0xFFFF_FFFF_0000_0000 }
 
     private func equals(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -43,6 +43,13 @@ public struct ByteStrings: Sendable {
     /// The string's bytes.
     public subscript(index: Int32) -> ArraySlice<UInt8> { bytes[range(index)] }
 
+    /// Calls `body` with string `index`'s bytes in place: a writer's loop
+    /// over a million ids takes no slice (a retain and release of the
+    /// buffer) per string.
+    func withString<Result>(_ index: Int32, _ body: (Span<UInt8>) -> Result) -> Result {
+        body(bytes.span.extracting(range(index)))
+    }
+
     /// Starts loading where string `index` starts and ends (a hint; see
     /// `prefetchElement`). With `prefetchBytes` a few iterations later, a loop
     /// that gathers strings in an order of its own overlaps both misses.

@@ -31,7 +31,7 @@ extension Array {
     @inline(__always)
     func forEach(
         at order: [Int], string key: (Element) -> Int32, of strings: ByteStrings,
-        _ body: (Element, ArraySlice<UInt8>) -> Void
+        _ body: (Element, Span<UInt8>) -> Void
     ) {
         let ahead = Self.gatherDistance
         for (position, index) in order.enumerated() {
@@ -39,7 +39,7 @@ extension Array {
             if position + ahead / 2 < order.count { strings.prefetchOffsets(key(self[order[position + ahead / 2]])) }
             if position + ahead / 4 < order.count { strings.prefetchBytes(key(self[order[position + ahead / 4]])) }
             let element = self[index]
-            body(element, strings[key(element)])
+            strings.withString(key(element)) { body(element, $0) }
         }
     }
 }

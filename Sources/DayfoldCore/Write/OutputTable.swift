@@ -10,9 +10,10 @@ enum OutputValues: Sendable {
     case timestamp(@Sendable (Int) -> Instant?)
     case bool(@Sendable (Int) -> Bool?)
     case string(@Sendable (Int) -> String?)
-    /// A STRING column whose values are interned bytes (ids), copied straight
-    /// into the column: no String per row.
-    case bytes(@Sendable (Int) -> ArraySlice<UInt8>?)
+    /// A STRING column whose values are interned bytes (ids), which the
+    /// reader appends to the column itself (one value or NULL per row): no
+    /// String, and no slice of the bytes (a retain and release), per row.
+    case bytes(@Sendable (Int, inout ParquetByteColumn) -> Void)
 }
 
 /// One column of an output table: its Parquet field and how to read its values.
@@ -47,12 +48,11 @@ public struct OutputColumn: Sendable {
             column.reserveRows(rows.count)
             for row in rows { column.append(value(row)) }
             return .utf8(column)
-        case .bytes(let value):
+        case .bytes(let append):
             var column = ParquetByteColumn()
             column.reserveRows(rows.count, bytes: 36 * rows.count)
-            for row in rows {
-                if let bytes = value(row) { column.append(bytes) } else { column.appendNull() }
-            }
+            for row in rows { append(row, &column) }
+            precondition(column.count == rows.count, "a byte column's reader appends one value or NULL per row")
             return .utf8(column)
         }
     }

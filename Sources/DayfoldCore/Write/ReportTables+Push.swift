@@ -6,7 +6,7 @@ extension ReportTables {
     public static func pushDeliveries(_ result: RunResult) -> OutputTable {
         let push = result.drop.push ?? PushExports()
         let facts = result.push?.deliveries ?? []
-        let relationshipIDs = result.drop.relationships.map { Array($0.id.utf8) }
+        let relationshipIDs = ParquetByteColumn(result.drop.relationships.map { $0.id })
         let deliveryIDs = push.deliveryIDs
         let order = push.deliveries.indices.sorted {
             facts[$0].day != facts[$1].day
@@ -18,7 +18,7 @@ extension ReportTables {
         let intents = deliveries.map { push.intents[$0.intent] }
         // Per installation, what its deliveries' rows show (read per cell:
         // a copied installation retained its Strings).
-        let installationIDs = push.installations.map { Array($0.id.utf8) }
+        let installationIDs = ParquetByteColumn(push.installations.map { $0.id })
         let platforms = push.installations.map(\.platform.rawValue)
         let surfaces = push.installations.map(\.appSurface.rawValue)
         let versions = push.installations.map(\.appVersion)
@@ -27,13 +27,27 @@ extension ReportTables {
         return OutputTable(
             name: "push_deliveries", rowCount: rows.count,
             columns: [
-                OutputColumn("delivery_id", .bytes { deliveryIDs[deliveries[$0].id] }),
-                OutputColumn("intent_id", .bytes { intentIDs[intents[$0].id] }),
-                OutputColumn("recipient_user_id", .bytes { users.key(intents[$0].recipient) }),
+                OutputColumn(
+                    "delivery_id",
+                    .bytes { row, column in deliveryIDs.withString(deliveries[row].id) { column.append($0) } }
+                ),
+                OutputColumn(
+                    "intent_id", .bytes { row, column in intentIDs.withString(intents[row].id) { column.append($0) } }),
+                OutputColumn(
+                    "recipient_user_id",
+                    .bytes { row, column in users.withKey(intents[row].recipient) { column.append($0) } }),
                 OutputColumn(
                     "relationship_id", nullable: true,
-                    .bytes { intents[$0].relationship.map { relationshipIDs[$0][...] } }),
-                OutputColumn("installation_id", .bytes { installationIDs[deliveries[$0].installation][...] }),
+                    .bytes { row, column in
+                        if let relationship = intents[row].relationship {
+                            column.append(row: relationship, of: relationshipIDs)
+                        } else {
+                            column.appendNull()
+                        }
+                    }),
+                OutputColumn(
+                    "installation_id",
+                    .bytes { row, column in column.append(row: deliveries[row].installation, of: installationIDs) }),
                 OutputColumn("provider", .string { deliveries[$0].provider.rawValue }),
                 OutputColumn("platform", .string { platforms[deliveries[$0].installation] }),
                 OutputColumn("app_surface", .string { surfaces[deliveries[$0].installation] }),

@@ -27,7 +27,7 @@ import Testing
         var visited: [String] = []
         let stringIndex = { (element: Int32) in element }
         elements.forEach(at: order, string: stringIndex, of: strings) { element, string in
-            visited.append("\(element):" + String(decoding: string, as: UTF8.self))
+            visited.append("\(element):" + String(decoding: string.indices.map { string[$0] }, as: UTF8.self))
         }
         #expect(visited == order.map { "\(49 - $0):id\(49 - $0)" })
     }

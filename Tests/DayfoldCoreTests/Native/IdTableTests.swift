@@ -77,4 +77,25 @@ import Testing
             #expect(digest.hex() == (try SHA256Hasher.hex(file: path)), "\(path)")
         }
     }
+
+    /// Strings and keys lent in place are the bytes the subscripts copy out,
+    /// empty ones and the last one included.
+    @Test func stringsAndKeysLentInPlaceAreTheirBytes() {
+        var strings = ByteStrings()
+        var table = ByteKeyTable()
+        let values = ["id-1", "", "été", "id-1", String(repeating: "z", count: 300)]
+        for value in values {
+            _ = strings.append(Array(value.utf8))
+            _ = table.intern(Array(value.utf8)[...])
+        }
+        func copied(_ span: Span<UInt8>) -> [UInt8] { span.indices.map { span[$0] } }
+        for index in values.indices {
+            #expect(strings.withString(Int32(index)) { copied($0) } == Array(strings[Int32(index)]))
+            #expect(strings.withString(Int32(index)) { copied($0) } == Array(values[index].utf8))
+        }
+        for index in 0..<4 {
+            #expect(table.withKey(Int32(index)) { copied($0) } == Array(table.key(Int32(index))))
+        }
+        #expect(table.withKey(1) { $0.count } == 0)
+    }
 }

@@ -42,6 +42,13 @@ public struct ParquetByteColumn: Sendable, Equatable {
         nulls.append(false)
     }
 
+    /// Appends bytes read in place (`ByteStrings.withString`, `ByteKeyTable.withKey`).
+    mutating func append(_ value: Span<UInt8>) {
+        ByteCopy.append(value, into: &bytes)
+        ends.append(bytes.count)
+        nulls.append(false)
+    }
+
     /// Appends row `row` of `values`, a small column whose values many rows
     /// repeat (one per relationship): the bytes are copied in place, so a
     /// row takes no array to retain and release.

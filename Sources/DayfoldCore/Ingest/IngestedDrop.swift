@@ -6,7 +6,15 @@ public struct IngestedDrop: Sendable {
     public var rejects: [RejectedRecord] = []
     /// Instances whose `action_schema` was not valid JSON (read as `{}`; a warning).
     public var invalidSchemaRows = 0
-    public var relationships: [Relationship] = []
+    public var relationships: [Relationship] = [] {
+        didSet {
+            relationshipIDOrder = relationships.indices.sorted { bytesLess(relationships[$0].id, relationships[$1].id) }
+        }
+    }
+    /// `relationships`' indices in id order, the reports' order, kept with
+    /// them: every table of every as-of step asked for it, and sorting the
+    /// ids as Strings was a few milliseconds each time.
+    public private(set) var relationshipIDOrder: [Int] = []
     public var timezoneRows: [String: [TimezoneRow]] = [:]
     public var goals: [Goal] = []
     public var preferences: [String: String] = [:]

@@ -9,9 +9,8 @@ public enum ReportTables {
 
     /// The owned relationships (all when `owned` is nil) in id order.
     static func relationshipOrder(_ drop: IngestedDrop, owned: Set<String>?) -> [Int] {
-        drop.relationships.indices.filter { owned?.contains(drop.relationships[$0].clientUserID) ?? true }.sorted {
-            bytesLess(drop.relationships[$0].id, drop.relationships[$1].id)
-        }
+        guard let owned else { return drop.relationshipIDOrder }
+        return drop.relationshipIDOrder.filter { owned.contains(drop.relationships[$0].clientUserID) }
     }
 
     static func field(_ name: String, _ type: ParquetType, nullable: Bool = false) -> ParquetField {
@@ -126,7 +125,14 @@ public enum ReportTables {
                     counts[7].append(Int64(days[offset].infoCards))
                     counts[8].append(Int64(days[offset].streakLength))
                     adherence.append(days[offset].adherence)
-                    state.append(days[offset].state.rawValue)
+                }
+                // Closed days come in runs of one state (`ParquetByteColumn.repeated`).
+                var stateRun = offsets.lowerBound
+                while stateRun < offsets.upperBound {
+                    var stateEnd = stateRun + 1
+                    while stateEnd < offsets.upperBound, days[stateEnd].state == days[stateRun].state { stateEnd += 1 }
+                    state.append(days[stateRun].state.rawValue, count: stateEnd - stateRun)
+                    stateRun = stateEnd
                 }
                 row = end
             }

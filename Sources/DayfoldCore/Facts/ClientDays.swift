@@ -103,8 +103,8 @@ public enum ClientDayBuilder {
             if slot < 0 {
                 slot = grouped.count
                 slotOfIndex[index] = slot
-                users.append(drop.journal[position].userID)
-                resolvers.append(drop.userZones.resolver(drop.journal[position].userID))
+                users.append(drop.journalUsers[index])
+                resolvers.append(drop.userZones.resolver(drop.journalUsers[index]))
                 grouped.append([])
             }
             grouped[slot].append((resolvers[slot].localDate(drop.journal[position].cookedAt), position))

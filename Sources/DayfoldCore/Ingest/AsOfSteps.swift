@@ -108,8 +108,9 @@ struct AsOfSteps: Sendable {
         for key in now.indices where now[key] != before[key] {
             for position in [before[key], now[key]] where position >= 0 && !revisions[position].deleted {
                 let entry = revisions[position].entry
-                let day = base.userZones.resolver(entry.userID).localDate(entry.cookedAt)
-                changed[entry.userID, default: []].insert(day)
+                let user = base.journalUsers[Int(entry.userIndex)]
+                let day = base.userZones.resolver(user).localDate(entry.cookedAt)
+                changed[user, default: []].insert(day)
             }
         }
         let samples = candidates.healthSamples

@@ -43,7 +43,7 @@ extension DropIngestor {
                     entryKey: row.withField(JournalColumn.entryID) { entryIDs.intern($0).index }, revision: revision,
                     deleted: deleted,
                     entry: JournalEntry(
-                        userID: journalUsers[userIndex], userIndex: userIndex, cookedAt: cooked,
+                        userIndex: userIndex, cookedAt: cooked,
                         portion: portion,
                         energyKcal: energy, proteinG: protein, carbsG: carbs, fatG: fat)))
             accounts.append(account)
@@ -56,6 +56,7 @@ extension DropIngestor {
             }
         }
         drop.asOfCandidates?.journal = revisions
+        drop.journalUsers = journalUsers.strings
         let winner = JournalRevision.winners(revisions, entries: entryIDs.count)
         for (position, revision) in revisions.enumerated() {
             guard winner[Int(revision.entryKey)] == position else {

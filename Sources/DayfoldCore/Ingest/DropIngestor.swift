@@ -103,6 +103,7 @@ public final class DropIngestor {
         clientInputs.preferences = drop.preferences
         clientInputs.userZones = drop.userZones
         clientInputs.journal = journal.side.drop.journal
+        clientInputs.journalUsers = journal.side.drop.journalUsers
         let handOverClientInputs = options.clientInputs
         // Push rows name relationships, tasks and users' zones (all known
         // now) and nothing the other kinds read: they are read on a third
@@ -154,6 +155,7 @@ public final class DropIngestor {
         drop.infoCards = values.side.drop.infoCards
         join(journalDone)
         drop.journal = journalDone.side.drop.journal
+        drop.journalUsers = journalDone.side.drop.journalUsers
         join(healthDone)
         drop.healthDays = healthDone.side.drop.healthDays
         if let values = values.side.drop.asOfCandidates?.values,

@@ -32,6 +32,8 @@ public struct IngestedDrop: Sendable {
     public var valueEntries: [ValueEntry] = []
     public var infoCards: [InfoCard] = []
     public var journal: [JournalEntry] = []
+    /// The journal's user ids, in order of first sight (`JournalEntry.userIndex` indexes them).
+    public var journalUsers: [String] = []
     /// Accepted health samples, aggregated per user and local day.
     public var healthDays: [String: [LocalDate: HealthDay]] = [:]
     /// Users whose Apple Health import could not be read.
@@ -98,7 +100,9 @@ public struct IngestedDrop: Sendable {
         var users = Set(relationships.map(\.clientUserID))
         users.formUnion(healthDays.keys)
         var seen: Set<Int32> = []
-        for entry in journal where seen.insert(entry.userIndex).inserted { users.insert(entry.userID) }
+        for entry in journal where seen.insert(entry.userIndex).inserted {
+            users.insert(journalUsers[Int(entry.userIndex)])
+        }
         return users.count
     }
 

@@ -90,9 +90,10 @@ public struct InfoCard: Sendable {
 
 /// The winning, not deleted revision of a journal entry.
 public struct JournalEntry: Sendable {
-    public var userID: String
-    /// The user's index among the drop's journal users (one per distinct
-    /// user id, from 0): grouping entries by user needs no String hashing.
+    /// The user's index among the drop's journal users (`IngestedDrop.journalUsers`,
+    /// one per distinct user id, from 0): grouping entries by user needs no
+    /// String hashing, and an entry holds no reference, so the copies an
+    /// as-of series makes of every entry at every step retain nothing.
     public var userIndex: Int32
     public var cookedAt: ParsedInstant
     public var portion: Double

@@ -32,6 +32,16 @@ struct ParquetColumnChunkWriter: Sendable {
         var compressed: [UInt8] = []
         let statistics = ParquetColumnStatistics(of: column)
         let nullCount = Int(statistics.nullCount)
+        // Checked here, with the NULLs the statistics counted, not before the
+        // row group's columns are handed out: counting them there was a pass
+        // over every required column on one thread. Nothing of the row group
+        // is written when a column fails.
+        if !field.nullable && nullCount > 0 {
+            throw ParquetError(
+                .invalidArgument, path: path, operation: "writeRowGroup",
+                detail: "column \"\(field.name)\" is not nullable but holds \(nullCount) NULLs"
+            )
+        }
         for rows in pageRanges(column, nullable: field.nullable, nullCount: nullCount) {
             body.removeAll(keepingCapacity: true)
             compressed.removeAll(keepingCapacity: true)

@@ -101,12 +101,6 @@ public final class ParquetFileWriter {
                         "column \"\(field.name)\" has \(column.count) rows, expected \(rowCount) like \"\(fields[0].name)\""
                 )
             }
-            if !field.nullable && column.nullCount > 0 {
-                throw ParquetError(
-                    .invalidArgument, path: path, operation: operation,
-                    detail: "column \"\(field.name)\" is not nullable but holds \(column.nullCount) NULLs"
-                )
-            }
         }
         guard rowCount > 0 else { return }
         guard let ordinal = Int16(exactly: rowGroups.count) else {

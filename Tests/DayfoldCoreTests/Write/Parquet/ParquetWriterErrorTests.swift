@@ -35,7 +35,19 @@ import Testing
     }
 
     @Test func nullInRequiredColumnIsRejected() throws {
-        try expectInvalid([.string(["a", nil]), .int64([1, 2])], mentioning: "not nullable")
+        try expectInvalid([.string(["a", nil]), .int64([1, 2])], mentioning: "not nullable but holds 1 NULLs")
+        // A required number column too; the row group is not written, so
+        // the file takes the next one as its first.
+        let directory = try ParquetTestDirectory()
+        let path = directory.path("required.parquet")
+        let writer = try ParquetFileWriter(
+            path: path, fields: [ParquetField(name: "count", type: .int64, nullable: false)])
+        #expect(throws: ParquetError.self) { try writer.writeRowGroup([.int64([1, nil, nil])]) }
+        try writer.writeRowGroup([.int64([4, 5])])
+        try writer.close()
+        let info = try ParquetFileInfo.read(path: path)
+        #expect(info.rowGroups.count == 1)
+        #expect(try info.readColumns(path: path, limit: 10) == [.int64([4, 5])])
     }
 
     @Test func badSchemasAreRejected() throws {

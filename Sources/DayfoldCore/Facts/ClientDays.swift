@@ -2,7 +2,10 @@
 /// day when no record gave it a value; a logged 0 stays 0.
 public struct ClientDay: Sendable {
     public var date: LocalDate
-    public var timezone: String
+    /// The day's zone (`ZoneCatalog.name(of:)` names it): an id, not its
+    /// name, so a day is plain data and the copies an as-of series makes of
+    /// its tables retain nothing.
+    public var zone: ZoneID
     public var journalEntries = 0
     /// energy_kcal, protein_g, carbs_g, fat_g from the journal.
     public var journal = Nutrients()
@@ -163,15 +166,10 @@ public enum ClientDayBuilder {
     ) {
         let start = days.last.map { $0.date.adding(days: 1) } ?? from
         guard start <= end else { return }
-        let zones = drop.userZones
-        let schedule = zones.schedule(user)
-        var zoneNames: [ZoneID: String] = [:]
+        let schedule = drop.userZones.schedule(user)
         for offset in 0...Int(end.days - start.days) {
             let date = start.adding(days: offset)
-            let zone = schedule.zone(on: date)
-            let name = zoneNames[zone] ?? zones.zones.name(of: zone)
-            zoneNames[zone] = name
-            days.append(ClientDay(date: date, timezone: name))
+            days.append(ClientDay(date: date, zone: schedule.zone(on: date)))
         }
     }
 
@@ -197,7 +195,7 @@ public enum ClientDayBuilder {
         if let only {
             for date in only {
                 guard let position = slot(date) else { continue }
-                days[position] = ClientDay(date: date, timezone: days[position].timezone)
+                days[position] = ClientDay(date: date, zone: days[position].zone)
             }
         }
         for (date, entry) in journal {

@@ -10,7 +10,9 @@ public enum DayState: String, Sendable {
 public struct RelationshipDay: Sendable {
     public var relationship: Int
     public var date: LocalDate
-    public var timezone: String
+    /// The day's zone (`ZoneCatalog.name(of:)` names it); an id, so a day is
+    /// plain data (see `ClientDay.zone`).
+    public var zone: ZoneID
     public var completed = 0
     public var skipped = 0
     public var missed = 0
@@ -100,14 +102,10 @@ public enum RelationshipDayBuilder {
         // Room for a new table; a table that grows by a day at a series'
         // step grows as arrays do (an exact reserve would copy it every time).
         if days.isEmpty { days.reserveCapacity(Int(through.days - from.days) + 1) }
-        var zoneCache: [ZoneID: String] = [:]
         let schedule = drop.userZones.schedule(drop.relationships[index].clientUserID)
         for offset in 0...Int(through.days - from.days) {
             let date = from.adding(days: offset)
-            let zone = schedule.zone(on: date)
-            let name = zoneCache[zone] ?? drop.zones.name(of: zone)
-            zoneCache[zone] = name
-            days.append(RelationshipDay(relationship: index, date: date, timezone: name))
+            days.append(RelationshipDay(relationship: index, date: date, zone: schedule.zone(on: date)))
         }
     }
 

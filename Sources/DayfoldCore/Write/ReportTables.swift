@@ -71,6 +71,7 @@ public enum ReportTables {
             field("day_state", .string), field("streak_length", .int64),
         ]
         let details = RelationshipDetailBytes(result.drop)
+        let zones = result.drop.zones
         // All columns of a row group in one pass over its days.
         return OutputTable(
             name: "relationship_days", rowCount: starts[starts.count - 1],
@@ -107,10 +108,8 @@ public enum ReportTables {
                 var zoneRun = offsets.lowerBound
                 while zoneRun < offsets.upperBound {
                     var zoneEnd = zoneRun + 1
-                    while zoneEnd < offsets.upperBound, days[zoneEnd].timezone == days[zoneRun].timezone {
-                        zoneEnd += 1
-                    }
-                    timezone.append(days[zoneRun].timezone, count: zoneEnd - zoneRun)
+                    while zoneEnd < offsets.upperBound, days[zoneEnd].zone == days[zoneRun].zone { zoneEnd += 1 }
+                    timezone.append(zones.name(of: days[zoneRun].zone), count: zoneEnd - zoneRun)
                     zoneRun = zoneEnd
                 }
                 for offset in offsets {
@@ -243,14 +242,17 @@ public enum ReportTables {
             for position in table.days.indices { rows.append((Int32(tableIndex), Int32(position))) }
         }
         let tables = result.clientTables
+        let zoneCatalog = result.drop.zones
         let journalCount = Metric.dietary.count
         let healthCount = Metric.registered.count
-        // One pass per row: a day holds arrays and a String, and reading it
-        // once per column retained them all each time.
+        // One pass per row (a table's user is a String: read once per column,
+        // it was retained each time).
         return OutputTable(name: "client_days", rowCount: rows.count, fields: clientDayFields) {
             [rows] range in
             var users = ParquetByteColumn()
             var zones = ParquetByteColumn()
+            var lastZone: ZoneID?
+            var lastZoneName = ""
             var dates: [Int32?] = []
             var journalEntries: [Int64?] = []
             var healthRecords: [Int64?] = []
@@ -267,7 +269,11 @@ public enum ReportTables {
                 appendSource(dietary.source, to: &dietarySource)
                 users.append(tables[Int(table)].user)
                 dates.append(day.date.days)
-                zones.append(day.timezone)
+                // A user's days share a zone: its name is made once per run of them.
+                if day.zone != lastZone {
+                    (lastZone, lastZoneName) = (day.zone, zoneCatalog.name(of: day.zone))
+                }
+                zones.append(lastZoneName)
                 journalEntries.append(Int64(day.journalEntries))
                 healthRecords.append(Int64(day.healthRecords))
                 for index in 0..<journalCount { amounts[index].append(day.journal[index]) }

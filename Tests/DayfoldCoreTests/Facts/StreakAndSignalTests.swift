@@ -12,7 +12,7 @@ import Testing
         var streak = 0
         return counts.enumerated().map { offset, count in
             var day = RelationshipDay(
-                relationship: 0, date: today.adding(days: -2 - (counts.count - 1 - offset)), timezone: "UTC")
+                relationship: 0, date: today.adding(days: -2 - (counts.count - 1 - offset)), zone: 0)
             (day.completed, day.skipped, day.missed) = count
             if day.scored == 0 {
                 day.state = .neutral

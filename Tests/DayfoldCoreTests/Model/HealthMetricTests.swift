@@ -129,7 +129,7 @@ import Testing
 
     @Test func aHealthOnlyMetricHasNoJournalValue() throws {
         let date = try #require(LocalDate(year: 2026, month: 3, day: 1))
-        var day = ClientDay(date: date, timezone: "UTC")
+        var day = ClientDay(date: date, zone: 0)
         day.journal[0] = 400
         day.health[.energyKcal] = 800
         day.health[.steps] = 4000
@@ -145,7 +145,7 @@ import Testing
     /// skips days without a value (no data is not zero).
     @Test func aWindowReadsTheDaysTheTableHoldsInDateOrder() throws {
         let first = try #require(LocalDate(year: 2026, month: 3, day: 1))
-        var days = (0..<4).map { ClientDay(date: first.adding(days: $0), timezone: "UTC") }
+        var days = (0..<4).map { ClientDay(date: first.adding(days: $0), zone: 0) }
         days[0].health[.steps] = 100
         days[2].health[.steps] = 300
         days[3].health[.steps] = 400

@@ -88,15 +88,15 @@ public enum ClientDayBuilder {
     }
 
     /// Journal entries by user, in journal order, each with its local day
-    /// and its position in `drop.journal` (read in place: a copied entry
-    /// retains its user id). Entries are grouped by their user's index (no
-    /// String hashed per entry); a user's slot holds its zone source (taken
-    /// once) and its entries.
+    /// and its position in `drop.journal`. Entries are grouped by their
+    /// user's index first (no String hashed per entry), then each user's
+    /// days are found with its zone source taken once into a local (read
+    /// through an array of sources, it was retained and released for every
+    /// entry of every as-of step).
     static func journalByUser(_ drop: IngestedDrop) -> [String: [(date: LocalDate, entry: Int)]] {
         var slotOfIndex: [Int] = []
-        var users: [String] = []
-        var resolvers: [UserZones.Resolver] = []
-        var grouped: [[(date: LocalDate, entry: Int)]] = []
+        var userOfSlot: [Int] = []
+        var positions: [[Int]] = []
         for position in drop.journal.indices {
             let index = Int(drop.journal[position].userIndex)
             if index >= slotOfIndex.count {
@@ -104,15 +104,21 @@ public enum ClientDayBuilder {
             }
             var slot = slotOfIndex[index]
             if slot < 0 {
-                slot = grouped.count
+                slot = positions.count
                 slotOfIndex[index] = slot
-                users.append(drop.journalUsers[index])
-                resolvers.append(drop.userZones.resolver(drop.journalUsers[index]))
-                grouped.append([])
+                userOfSlot.append(index)
+                positions.append([])
             }
-            grouped[slot].append((resolvers[slot].localDate(drop.journal[position].cookedAt), position))
+            positions[slot].append(position)
         }
-        return Dictionary(uniqueKeysWithValues: zip(users, grouped))
+        var byUser: [String: [(date: LocalDate, entry: Int)]] = [:]
+        byUser.reserveCapacity(positions.count)
+        for (slot, entries) in positions.enumerated() {
+            let user = drop.journalUsers[userOfSlot[slot]]
+            let resolver = drop.userZones.resolver(user)
+            byUser[user] = entries.map { (resolver.localDate(drop.journal[$0].cookedAt), $0) }
+        }
+        return byUser
     }
 
     public static func build(_ drop: IngestedDrop, asOf: ParsedInstant, owned: Set<String>? = nil) -> [ClientTable] {

@@ -92,8 +92,13 @@ public enum ClientDayBuilder {
     /// user's index first (no String hashed per entry), then each user's
     /// days are found with its zone source taken once into a local (read
     /// through an array of sources, it was retained and released for every
-    /// entry of every as-of step).
-    static func journalByUser(_ drop: IngestedDrop) -> [String: [(date: LocalDate, entry: Int)]] {
+    /// entry of every as-of step). An as-of series gives each entry's day,
+    /// `days` (`AsOfSteps.journalDays`): its steps share one zone resolver,
+    /// so the days are found once for all of them.
+    static func journalByUser(
+        _ drop: IngestedDrop, days: [LocalDate]? = nil
+    ) -> [String: [(date: LocalDate, entry: Int)]] {
+        precondition(days.map { $0.count == drop.journal.count } ?? true, "a day for each journal entry")
         var slotOfIndex: [Int] = []
         var userOfSlot: [Int] = []
         var positions: [[Int]] = []
@@ -115,6 +120,10 @@ public enum ClientDayBuilder {
         byUser.reserveCapacity(positions.count)
         for (slot, entries) in positions.enumerated() {
             let user = drop.journalUsers[userOfSlot[slot]]
+            if let days {
+                byUser[user] = entries.map { (days[$0], $0) }
+                continue
+            }
             let resolver = drop.userZones.resolver(user)
             byUser[user] = entries.map { (resolver.localDate(drop.journal[$0].cookedAt), $0) }
         }

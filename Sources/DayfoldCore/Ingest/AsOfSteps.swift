@@ -25,6 +25,11 @@ struct AsOfSteps: Sendable {
     /// How many entry keys the journal revisions use (revisions are decided
     /// again at every step: a pass over them is short).
     private let journalEntries: Int
+    /// Each journal revision's local day (its user's zone at its cooked_at),
+    /// found once: every step's drop has `base`'s zone resolver, so a
+    /// revision's day is the same at every step (finding it again for every
+    /// entry was most of a step's journal grouping).
+    private let journalDays: [LocalDate]
     /// Health days holding a sample after the first step: (user, day, the
     /// positions of their samples in `candidates.healthSamples`), by user.
     private let lateHealthDays: [(user: String, days: [(day: LocalDate, samples: [Int])])]
@@ -46,6 +51,13 @@ struct AsOfSteps: Sendable {
         events = TaskRowSteps(candidates.events, from: from)
         values = TaskRowSteps(candidates.values, from: from)
         journalEntries = Int((candidates.journal.map(\.entryKey).max() ?? -1) + 1)
+        var resolvers: [Int32: UserZones.Resolver] = [:]
+        journalDays = candidates.journal.map { revision in
+            let user = revision.entry.userIndex
+            let resolver = resolvers[user] ?? base.userZones.resolver(base.journalUsers[Int(user)])
+            resolvers[user] = resolver
+            return resolver.localDate(revision.entry.cookedAt)
+        }
         // Samples of a (user, day) with one after `from`, in their order.
         var late = Set<Int64>()
         func key(_ sample: HealthSampleOnDay) -> Int64 {
@@ -126,14 +138,22 @@ struct AsOfSteps: Sendable {
     /// The winning revisions (highest, ties to the last in file order) of
     /// the revisions not after `asOf`, without deletions, in file order.
     private func journal(asOf: Instant) -> [JournalEntry] {
+        journalWinners(asOf: asOf).map { candidates.journal[$0].entry }
+    }
+
+    /// The local day of each entry of the journal of `drop(asOf:)`, in its
+    /// order (what `ClientDayBuilder.journalByUser` would find for them).
+    func journalDays(asOf: Instant) -> [LocalDate] {
+        journalWinners(asOf: asOf).map { journalDays[$0] }
+    }
+
+    /// The positions in `candidates.journal` of the entries `journal(asOf:)` keeps.
+    private func journalWinners(asOf: Instant) -> [Int] {
         let revisions = candidates.journal
         let winner = JournalRevision.winners(revisions, entries: journalEntries, asOf: asOf)
-        var entries: [JournalEntry] = []
-        for (position, revision) in revisions.enumerated()
-        where winner[Int(revision.entryKey)] == position && !revision.deleted {
-            entries.append(revision.entry)
+        return revisions.indices.filter {
+            winner[Int(revisions[$0].entryKey)] == $0 && !revisions[$0].deleted
         }
-        return entries
     }
 
     /// The last step's health days with each day that has a sample after

@@ -40,7 +40,8 @@ struct SeriesSteps {
         // beside the task side, as a plain run computes them.
         let (derived, config, clientTables, previous) = (derived, config, clientTables, previous)
         let clientSide = BackgroundValue {
-            let journalByUser = ClientDayBuilder.journalByUser(drop)
+            let journalByUser = ClientDayBuilder.journalByUser(
+                drop, days: derived.journalDays(asOf: step.instant))
             let changed = previous.flatMap { derived.changedClientDays(from: $0, to: step.instant) }
             let tables = clientTables.advance(drop, asOf: step, journalByUser: journalByUser, changed: changed)
             let progress = ProgressCalculator.ranges(

@@ -167,6 +167,14 @@ import Testing
             let (want, got) = (Self.rows(plain), Self.rows(mine))
             #expect(got == want, "\(drop) as of \(step.instant)")
             seen.append(got)
+            // Each entry's local day, found once for all the steps, is the
+            // day a plain run's grouping of its journal finds.
+            let grouped = { (byUser: [String: [(date: LocalDate, entry: Int)]]) in
+                byUser.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            }
+            #expect(
+                grouped(ClientDayBuilder.journalByUser(mine, days: derived.journalDays(asOf: step.instant)))
+                    == grouped(ClientDayBuilder.journalByUser(plain)), "\(drop) as of \(step.instant): journal days")
             let wantFacts = FactsStage.compute(plain, config: config, asOf: step)
             let gotFacts = FactsStage.compute(mine, config: config, asOf: step)
             #expect(

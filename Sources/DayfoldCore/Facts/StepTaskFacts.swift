@@ -55,6 +55,11 @@ struct StepTaskFacts {
     private let perStepEventDays: [(Int, LocalDate)?]
     private let perStepEntryDays: [(Int, LocalDate)?]
     private var outcomes: [TaskOutcome] = []
+    /// The outcomes of the step before the last: the step that read them is
+    /// finished by the time the next is carried, so this step's outcomes are
+    /// copied into their pages (a fresh array of a million outcomes was
+    /// faulted in again at every step).
+    private var spare: [TaskOutcome] = []
     private var previous: Instant?
 
     init(
@@ -190,7 +195,19 @@ struct StepTaskFacts {
         var recomputed: [Int]?
         if let earlier = previous, asOf >= earlier {
             let again = tasks.indices.filter { changed[$0] || deadlines[$0] > earlier }
-            for index in again { outcomes[index] = outcome(index) }
+            // The last step's outcomes are still read (its facts are written
+            // beside this step): this step's start as their copy, in the
+            // spare's pages when no one holds the spare any more.
+            var next: [TaskOutcome] = []
+            swap(&next, &spare)
+            if next.count == outcomes.count {
+                next.replaceSubrange(next.indices, with: outcomes)
+            } else {
+                next = outcomes
+            }
+            for index in again { next[index] = outcome(index) }
+            spare = outcomes
+            outcomes = next
             recomputed = again
         } else {
             outcomes = tasks.indices.map(outcome)

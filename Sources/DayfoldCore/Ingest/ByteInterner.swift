@@ -4,24 +4,17 @@ struct ByteInterner {
     private var table = ByteKeyTable()
     private(set) var strings: [String] = []
 
-    mutating func intern(_ bytes: ArraySlice<UInt8>) -> Int32 {
+    /// The index of `bytes` (read in place, `CSVRow.withField`), adding it
+    /// and its String when new.
+    mutating func intern(_ bytes: Span<UInt8>) -> Int32 {
         let (index, isNew) = table.intern(bytes)
-        if isNew { strings.append(String(decoding: bytes, as: UTF8.self)) }
+        if isNew { strings.append(String(decoding: table.key(index), as: UTF8.self)) }
         return index
     }
 
     /// As `intern(_:)`, for the field `bytes[field]` read in place.
     mutating func intern(_ bytes: [UInt8], field: Range<Int>) -> Int32 {
-        let (index, isNew) = table.intern(bytes, field: field)
-        if isNew { strings.append(String(decoding: bytes[field], as: UTF8.self)) }
-        return index
-    }
-
-    /// As `intern(_:)`, for bytes read in place (`CSVRow.withField`).
-    mutating func intern(_ bytes: Span<UInt8>) -> Int32 {
-        let (index, isNew) = table.intern(bytes)
-        if isNew { strings.append(String(decoding: table.key(index), as: UTF8.self)) }
-        return index
+        intern(bytes.span.extracting(field))
     }
 
     subscript(index: Int32) -> String { strings[Int(index)] }

@@ -38,14 +38,8 @@ extension DropIngestor {
         return key.value
     }
 
-    /// Registers a task id (new ids start as `.none`); `hash` as `ByteKeyTable.intern` takes it.
-    func taskIDKey(_ id: ArraySlice<UInt8>, hash: UInt64? = nil) -> Int32 {
-        let (key, isNew) = taskIDs.intern(id, hash: hash)
-        if isNew { taskOfID.append(.none) }
-        return key
-    }
-
-    /// As `taskIDKey(_:hash:)`, for an id read in place (`CSVRow.withField`).
+    /// Registers a task id read in place (`CSVRow.withField`; new ids start
+    /// as `.none`); `hash` as `ByteKeyTable.intern` takes it.
     func taskIDKey(_ id: Span<UInt8>, hash: UInt64? = nil) -> Int32 {
         let (key, isNew) = taskIDs.intern(id, hash: hash)
         if isNew { taskOfID.append(.none) }

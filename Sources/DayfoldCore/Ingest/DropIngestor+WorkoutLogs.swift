@@ -19,8 +19,8 @@ extension DropIngestor {
         let workout = ArraySlice(Array("WORKOUT".utf8))
         for file in layout.workoutLogs {
             try readCSV(file, WorkoutLogColumn.self) { row, account in
-                let id = row.slice(WorkoutLogColumn.id)
-                if id == nil { row.failMissing(WorkoutLogColumn.id) }
+                let hasID = row.has(WorkoutLogColumn.id)
+                if !hasID { row.failMissing(WorkoutLogColumn.id) }
                 let relationshipID = row.slice(WorkoutLogColumn.relationshipID)
                 if relationshipID == nil { row.failMissing(WorkoutLogColumn.relationshipID) }
                 let assignment = row.text(WorkoutLogColumn.assignmentID)
@@ -30,7 +30,7 @@ extension DropIngestor {
                 let started = row.instant(WorkoutLogColumn.startedAt)
                 let completed = row.instant(WorkoutLogColumn.completedAt)
                 let updated = row.instant(WorkoutLogColumn.updatedAt)
-                guard row.rejectReason == nil, let id, let relationshipID, let assignment, let programDay, let date,
+                guard row.rejectReason == nil, hasID, let relationshipID, let assignment, let programDay, let date,
                     let status
                 else { return }
                 guard let relationship = relationship(relationshipID) else {
@@ -41,7 +41,8 @@ extension DropIngestor {
                 let key = keys.intern(DropIngestor.idempotencyKey(relationship, date, workout, sourceKey)).index
                 candidates.append(
                     LogCandidate(
-                        idKey: taskIDKey(id), relationship: relationship, date: date, status: status,
+                        idKey: row.withField(WorkoutLogColumn.id) { taskIDKey($0) }, relationship: relationship,
+                        date: date, status: status,
                         eventAt: completed ?? updated ?? started, key: key, account: account))
             }
         }

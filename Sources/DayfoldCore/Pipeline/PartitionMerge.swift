@@ -81,7 +81,9 @@ extension PipelineRunner {
         ).filter { inputs.onlyTables?.contains($0.spec.name) ?? true }.map { spec, keyColumns in
             let table = spec
             return { [fields] in
-                let merger = SortedTableMerger(fields: fields[table.name] ?? [], keyColumns: keyColumns)
+                let merger = SortedTableMerger(
+                    fields: fields[table.name] ?? [], keyColumns: keyColumns,
+                    monthBlockColumn: table.snapshotMonthColumn)
                 let snapshot = "snapshots/\(table.name).parquet"
                 let rows = try merger.merge(
                     inputs: inputs.partFolders.map { $0 + "/\(table.name).csv" },

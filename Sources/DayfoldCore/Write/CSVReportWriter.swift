@@ -15,12 +15,18 @@ public final class CSVReportWriter {
     private var hasher = SHA256Hasher()
     /// False for internal spill files, which must read back the exact values.
     private let guardFormulas: Bool
+    private let flushAt: Int
 
     /// `readBack`: the run reads the file again (a partition's spill), so
     /// it is written through the page cache (see `OutputFile`).
-    public init(path: String, header: [String], guardFormulas: Bool = true, readBack: Bool = false) throws {
+    /// `bufferBytes`: written to the file whenever this much is buffered
+    /// (smaller for the many month spills a merge keeps open at once).
+    public init(
+        path: String, header: [String], guardFormulas: Bool = true, readBack: Bool = false, bufferBytes: Int = 1 << 20
+    ) throws {
         self.path = path
         self.guardFormulas = guardFormulas
+        self.flushAt = max(1, bufferBytes)
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         do {
@@ -29,7 +35,7 @@ public final class CSVReportWriter {
             throw DayfoldError(
                 .output, "cannot create \(path): \(error.message)", fix: "check that the output folder is writable")
         }
-        buffer.reserveCapacity(1 << 20)
+        buffer.reserveCapacity(flushAt)
         try append(row: header)
         rows = 0
     }
@@ -44,7 +50,7 @@ public final class CSVReportWriter {
         }
         buffer.append(0x0A)
         rows += 1
-        if buffer.count >= 1 << 20 { try flush() }
+        if buffer.count >= flushAt { try flush() }
     }
 
     /// Appends a record read back from a spill file (written without the
@@ -61,14 +67,14 @@ public final class CSVReportWriter {
         }
         buffer.append(0x0A)
         rows += 1
-        if buffer.count >= 1 << 20 { try flush() }
+        if buffer.count >= flushAt { try flush() }
     }
 
     /// Appends a chunk of rows formatted column by column (see `CSVCells`).
     func append(_ cells: CSVCells) throws {
         cells.appendRows(into: &buffer)
         rows += cells.rows
-        if buffer.count >= 1 << 20 { try flush() }
+        if buffer.count >= flushAt { try flush() }
     }
 
     /// Formats a chunk of an output table's rows (typed as `fields`): the

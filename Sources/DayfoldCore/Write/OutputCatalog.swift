@@ -31,6 +31,10 @@ struct OutputTableSpec: Sendable {
     /// otherwise finish alone at the end).
     var fromOutcomes = false
     var merge: Merge
+    /// The DATE column whose months lay out the snapshot in blocks
+    /// (`relationship_days`: its `snapshotLayout`); the merge of partitions
+    /// writes the same blocks. nil: the snapshot is in the report's order.
+    var snapshotMonthColumn: Int? = nil
     var build: @Sendable (RunResult) -> OutputTable
 
     /// The sort key columns of a `.sorted` table; nil for a summed one.
@@ -49,7 +53,7 @@ enum OutputCatalog {
             merge: .sorted(keyColumns: [2]), build: { ReportTables.adherenceEvents($0) }),
         OutputTableSpec(
             name: "relationship_days", report: "reports/coach_daily_summary.csv", needsPush: false, history: true,
-            merge: .sorted(keyColumns: [0]), build: { ReportTables.relationshipDays($0) }),
+            merge: .sorted(keyColumns: [0]), snapshotMonthColumn: 2, build: { ReportTables.relationshipDays($0) }),
         // Sorted by (day, delivery_id): a day's rows lie in every partition.
         OutputTableSpec(
             name: "push_deliveries", report: nil, needsPush: true, history: false, merge: .sorted(keyColumns: [10, 0]),

@@ -68,6 +68,28 @@ public struct OutputTable: Sendable {
     public var rowCount: Int
     /// Typed column data for rows `range`, one per field, in field order.
     let rowGroup: @Sendable (Range<Int>) -> [ParquetColumnData]
+    /// The rows where a block of the snapshot begins (ascending, from 0): a
+    /// Parquet row group never spans two blocks (`relationship_days`' months).
+    var blockStarts: [Int] = [0]
+    /// The same rows in the snapshot's order and blocks, when that is not
+    /// the report's (`relationship_days` is laid out in months); nil: the
+    /// snapshot is written in this table's order.
+    var snapshotLayout: (@Sendable () -> OutputTable)?
+
+    /// The table as its snapshot lays it out.
+    var asSnapshot: OutputTable { snapshotLayout?() ?? self }
+
+    /// The row groups of the snapshot: each block cut every `rowGroupRows` rows.
+    func rowGroupRanges(rowGroupRows: Int) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        for (index, start) in blockStarts.enumerated() {
+            let end = index + 1 < blockStarts.count ? blockStarts[index + 1] : rowCount
+            for first in stride(from: start, to: end, by: rowGroupRows) {
+                ranges.append(first..<min(first + rowGroupRows, end))
+            }
+        }
+        return ranges
+    }
 
     /// A table whose columns each read their value per row.
     init(name: String, rowCount: Int, columns: [OutputColumn]) {

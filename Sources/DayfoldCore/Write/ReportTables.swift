@@ -51,17 +51,28 @@ public enum ReportTables {
         return ids
     }
 
-    /// `relationship_days` (the snapshot) and `coach_daily_summary.csv` (the report).
+    /// `relationship_days` (the snapshot) and `coach_daily_summary.csv` (the
+    /// report). The table's rows are in the report's order (relationship,
+    /// then date); `snapshotLayout` gives the same rows in the snapshot's
+    /// month blocks (`RelationshipDaySegments.inMonths`).
     public static func relationshipDays(_ result: RunResult) -> OutputTable {
-        // Rows are each relationship's days, relationships in output order;
-        // `starts[p]` is the first row of the `p`th. A row group reads its
-        // relationships' tables in place, one table at a time: copying the
-        // days out into one flat array retained every day's zone name.
         let order = relationshipOrder(result)
         let tables = result.relationshipDays
-        var starts = [0]
-        starts.reserveCapacity(order.count + 1)
-        for index in order { starts.append(starts[starts.count - 1] + tables[index].count) }
+        var table = relationshipDays(result, RelationshipDaySegments.byRelationship(order: order, tables: tables))
+        table.snapshotLayout = {
+            relationshipDays(result, RelationshipDaySegments.inMonths(order: order, tables: tables))
+        }
+        return table
+    }
+
+    /// `relationship_days` with its rows in `layout`'s order and row blocks.
+    static func relationshipDays(_ result: RunResult, _ layout: RelationshipDaySegments) -> OutputTable {
+        // A row group reads its segments' relationship tables in place, one
+        // segment at a time: copying the days out into one flat array
+        // retained every day's zone name.
+        let tables = result.relationshipDays
+        let segments = layout.segments
+        let starts = layout.starts
         let idBytes = relationshipIDBytes(result)
         let fields = [
             field("relationship_id", .string), field("client_user_id", .string), field("local_date", .date),
@@ -73,10 +84,10 @@ public enum ReportTables {
         let details = RelationshipDetailBytes(result.drop)
         let zones = result.drop.zones
         // All columns of a row group in one pass over its days.
-        return OutputTable(
+        var table = OutputTable(
             name: "relationship_days", rowCount: starts[starts.count - 1],
             fields: fields + relationshipDetailFields + [asOfField]
-        ) { [order, tables, starts] range in
+        ) { [segments, tables, starts] range in
             var relationshipID = ParquetByteColumn()
             var clientID = ParquetByteColumn()
             var timezone = ParquetByteColumn()
@@ -100,11 +111,12 @@ public enum ReportTables {
             var row = range.lowerBound
             while row < range.upperBound {
                 while starts[position + 1] <= row { position += 1 }
-                let relationship = order[position]
+                let relationship = segments[position].relationship
                 let end = min(starts[position + 1], range.upperBound)
                 runs.append((relationship, end - row))
                 let days = tables[relationship]
-                let offsets = (row - starts[position])..<(end - starts[position])
+                let first = segments[position].days.lowerBound
+                let offsets = (first + row - starts[position])..<(first + end - starts[position])
                 var zoneRun = offsets.lowerBound
                 while zoneRun < offsets.upperBound {
                     var zoneEnd = zoneRun + 1
@@ -143,6 +155,8 @@ public enum ReportTables {
                 + counts[0..<8].map { .int64($0) } + [.double(adherence), .utf8(state), .int64(counts[8])]
                 + details.columns(runs: runs) + [asOfData(result, rows: range.count)]
         }
+        table.blockStarts = layout.blockStarts
+        return table
     }
 
     /// The last position `p` with `starts[p] <= row` (`starts` ascending,

@@ -11,14 +11,19 @@ struct SortedTableMerger {
     /// The columns the table is sorted by (relationship_id or user_id; or
     /// day, delivery_id), compared as bytes one after the other.
     var keyColumns: [Int]
+    /// The DATE column whose calendar months lay out the snapshot
+    /// (`relationship_days`, `RelationshipDaySegments.inMonths`); nil: the
+    /// snapshot is in the report's order.
+    var monthBlockColumn: Int?
 
     init(fields: [ParquetField], keyColumn: Int) {
         self.init(fields: fields, keyColumns: [keyColumn])
     }
 
-    init(fields: [ParquetField], keyColumns: [Int]) {
+    init(fields: [ParquetField], keyColumns: [Int], monthBlockColumn: Int? = nil) {
         self.fields = fields
         self.keyColumns = keyColumns
+        self.monthBlockColumn = monthBlockColumn
     }
 
     /// Writes the merge; returns the number of rows. Rows stay as the
@@ -53,6 +58,21 @@ struct SortedTableMerger {
             for index in columns.indices { columns[index].reset() }
             buffered = 0
         }
+        // Month blocks: the merged rows come in the report's order, so each
+        // month's rows, appended to a spill of their own as they come, are
+        // in the snapshot's order inside the month; the spills are written
+        // to the snapshot oldest month first once the merge is done.
+        var months = MonthSpills(snapshot: snapshot, header: header)
+        defer { months.remove() }
+        func take(_ row: CSVRecord) throws {
+            if let column = monthBlockColumn {
+                try months.append(row, month: Self.month(row, column))
+                return
+            }
+            for index in columns.indices where index < row.fieldCount { columns[index].append(row, index) }
+            buffered += 1
+            if buffered == TableWriters.rowGroupRows { try flush() }
+        }
         // The cursor holding the smallest (key, partition); it stays chosen
         // while its key does not change (a relationship's rows are
         // contiguous), so the partitions are compared only at key changes,
@@ -81,17 +101,32 @@ struct SortedTableMerger {
             guard let chosen = best, let row = heads[chosen] else { break }
             try reportWriter?.append(record: row)
             try debugWriter?.append(record: row)
+            try take(row)
+            rows += 1
+            heads[chosen] = try cursors[chosen].next()
+        }
+        // Each month is one block: its rows cut into row groups from its
+        // first row, as `OutputTable.rowGroupRanges` cuts a whole run's.
+        try months.forEachRecord { row, newMonth in
+            if newMonth && buffered > 0 { try flush() }
             for index in columns.indices where index < row.fieldCount { columns[index].append(row, index) }
             buffered += 1
-            rows += 1
             if buffered == TableWriters.rowGroupRows { try flush() }
-            heads[chosen] = try cursors[chosen].next()
         }
         if buffered > 0 || rows == 0 { try flush() }
         try parquet.close()
         try reportWriter?.finish()
         try debugWriter?.finish()
         return rows
+    }
+
+    /// The month (`RelationshipDaySegments.monthIndex`) of `record`'s date
+    /// field; a NULL or unreadable date (never written by a run) sorts first.
+    private static func month(_ record: CSVRecord, _ column: Int) -> Int {
+        guard column < record.fieldCount,
+            let date = LocalDate.parse(record.bytes, record.start(column), record.end(column))
+        else { return Int.min }
+        return RelationshipDaySegments.monthIndex(date)
     }
 
     /// Whether `record`'s key fields are exactly `key` (checked on every row
@@ -115,6 +150,54 @@ struct SortedTableMerger {
     private static func key(_ record: CSVRecord, _ column: Int) -> ArraySlice<UInt8> {
         guard column < record.fieldCount else { return [] }
         return record.bytes[record.start(column)..<record.end(column)]
+    }
+}
+
+/// The merged rows of each month, spilled to a CSV file per month beside
+/// the snapshot (the merge streams: a month's rows come interleaved with
+/// every other month's), then read back oldest month first.
+private struct MonthSpills {
+    let snapshot: String
+    let header: [String]
+    private var writers: [Int: CSVReportWriter] = [:]
+
+    init(snapshot: String, header: [String]) {
+        self.snapshot = snapshot
+        self.header = header
+    }
+
+    private func path(_ month: Int) -> String { snapshot + ".month\(month).csv" }
+
+    mutating func append(_ row: CSVRecord, month: Int) throws {
+        if writers[month] == nil {
+            writers[month] = try CSVReportWriter(
+                path: path(month), header: header, guardFormulas: false, readBack: true, bufferBytes: 64 << 10)
+        }
+        try writers[month]?.append(record: row)
+    }
+
+    /// Every spilled row, months in order; `newMonth` is true on each month's first row.
+    mutating func forEachRecord(_ body: (CSVRecord, _ newMonth: Bool) throws -> Void) throws {
+        for month in writers.keys.sorted() {
+            guard let writer = writers[month] else { continue }
+            try writer.finish()
+            let cursor = CSVRecordCursor(
+                reader: try CSVRecordReader(
+                    stream: try openByteStream(path: path(month), chunkSize: 64 << 10), path: path(month)))
+            _ = try cursor.next()  // header
+            var first = true
+            while let row = try cursor.next() {
+                try body(row, first)
+                first = false
+            }
+            try? FileManager.default.removeItem(atPath: path(month))
+        }
+        writers = [:]
+    }
+
+    /// Removes what is left of the spills (a merge that failed half way).
+    func remove() {
+        for month in writers.keys { try? FileManager.default.removeItem(atPath: path(month)) }
     }
 }
 

@@ -33,21 +33,31 @@ enum TableWriters {
     /// Returns the number of data rows written and the SHA-256 of the bytes written.
     /// `observe` sees each row group once written (the HTML report's collector).
     @discardableResult
+    /// The snapshot is written in `table.asSnapshot`'s order and blocks.
     static func writeParquet(
         _ table: OutputTable, to path: String, observe: (@Sendable ([ParquetColumnData]) -> Void)? = nil
     ) throws -> (rows: Int, sha256: String) {
-        try writeParquet(table, to: path) { observe?($0) }
+        try writeParquet(table.asSnapshot, to: path) { observe?($0) }
     }
 
     /// Writes `table` both as a Parquet snapshot and as a CSV report, from
-    /// one build of each row group: the two files are exactly what
-    /// `writeParquet` and `writeCSV` write, and the columns are made once
-    /// instead of twice (the relationship day table is both, and building it
-    /// is most of either's time). Returns each file's rows and SHA-256.
+    /// one build of each row group when the two have one order: the two
+    /// files are exactly what `writeParquet` and `writeCSV` write, and the
+    /// columns are made once instead of twice. Returns each file's rows and SHA-256.
     static func writeParquetAndCSV(
         _ table: OutputTable, parquet parquetPath: String, csv csvPath: String, guardFormulas: Bool = true,
         observe: (@Sendable ([ParquetColumnData]) -> Void)? = nil
     ) throws -> (parquet: (rows: Int, sha256: String), csv: (rows: Int, sha256: String)) {
+        if let layout = table.snapshotLayout {
+            // The snapshot's rows are in another order (month blocks): each
+            // file is built from its own row groups, side by side.
+            let jobs: [@Sendable () throws -> (rows: Int, sha256: String)] = [
+                { try writeParquet(layout(), to: parquetPath, alsoWrite: { observe?($0) }) },
+                { try writeCSV(table, to: csvPath, guardFormulas: guardFormulas) },
+            ]
+            let written = try ParallelJobs(jobs).run()
+            return (written[0], written[1])
+        }
         let report = try CSVReportWriter(path: csvPath, header: table.header, guardFormulas: guardFormulas)
         let snapshot = try writeParquet(table, to: parquetPath) { columns in
             observe?(columns)
@@ -66,9 +76,7 @@ enum TableWriters {
         _ table: OutputTable, to path: String, alsoWrite: ([ParquetColumnData]) throws -> Void
     ) throws -> (rows: Int, sha256: String) {
         let writer = try ParquetFileWriter(path: path, fields: table.fields)
-        let ranges = stride(from: 0, to: table.rowCount, by: rowGroupRows).map {
-            $0..<min($0 + rowGroupRows, table.rowCount)
-        }
+        let ranges = table.rowGroupRanges(rowGroupRows: rowGroupRows)
         func build(_ rows: Range<Int>) -> BackgroundValue<[ParquetColumnData]> {
             BackgroundValue { table.rowGroup(rows) }
         }

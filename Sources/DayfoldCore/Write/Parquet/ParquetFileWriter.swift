@@ -75,6 +75,13 @@ public final class ParquetFileWriter {
     }
 
     private func writeRowGroupTyped(_ columns: [ParquetColumnData]) throws(ParquetError) {
+        guard let group = try encodeRowGroup(columns) else { return }
+        try writeRowGroup(encoded: group)
+    }
+
+    /// Encodes and compresses one row group without writing it (see
+    /// `ParquetEncodedRowGroup`); nil for an empty one. Throws as `writeRowGroup`.
+    func encodeRowGroup(_ columns: [ParquetColumnData]) throws(ParquetError) -> ParquetEncodedRowGroup? {
         let operation = "writeRowGroup"
         guard file != nil else {
             throw ParquetError(
@@ -102,21 +109,21 @@ public final class ParquetFileWriter {
                 )
             }
         }
-        guard rowCount > 0 else { return }
-        guard let ordinal = Int16(exactly: rowGroups.count) else {
-            throw ParquetError(.invalidArgument, path: path, operation: operation, detail: "more than 32767 row groups")
-        }
+        guard rowCount > 0 else { return nil }
         // The columns are encoded and compressed side by side, then written in
         // order with their offsets filled in: a table's last row group is
         // otherwise compressed on one core while the other has nothing left to do.
         let writer = columnWriter
         let fields = fields
         let path = path
-        let encoded: [([UInt8], ParquetColumnChunkMetadata)]
+        let encoded: [ParquetEncodedRowGroup.Chunk]
         do {
             encoded = try ParallelJobs(
                 zip(fields, columns).map { field, column in
-                    { try writer.encode(column, field: field, path: path) }
+                    {
+                        let (bytes, metadata) = try writer.encode(column, field: field, path: path)
+                        return ParquetEncodedRowGroup.Chunk(bytes: bytes, metadata: metadata)
+                    }
                 }
             ).run()
         } catch let error as ParquetError {
@@ -124,14 +131,36 @@ public final class ParquetFileWriter {
         } catch {
             throw ParquetError(.io, path: path, operation: operation, detail: "\(error)")
         }
+        return ParquetEncodedRowGroup(rowCount: rowCount, chunks: encoded)
+    }
+
+    /// Encodes one column of a row group (`fields[index]`), as `encodeRowGroup` encodes it.
+    func encodeChunk(_ column: ParquetColumnData, field index: Int) throws(ParquetError) -> ParquetEncodedRowGroup.Chunk
+    {
+        let (bytes, metadata) = try columnWriter.encode(column, field: fields[index], path: path)
+        return ParquetEncodedRowGroup.Chunk(bytes: bytes, metadata: metadata)
+    }
+
+    /// Writes a row group encoded by this writer or by another of the same
+    /// fields: its chunks are placed at the file's end and their offsets set.
+    func writeRowGroup(encoded group: ParquetEncodedRowGroup) throws(ParquetError) {
+        let operation = "writeRowGroup"
+        guard group.chunks.count == fields.count, group.rowCount > 0 else {
+            throw ParquetError(
+                .invalidArgument, path: path, operation: operation,
+                detail: "an encoded row group needs \(fields.count) chunks and at least one row")
+        }
+        guard let ordinal = Int16(exactly: rowGroups.count) else {
+            throw ParquetError(.invalidArgument, path: path, operation: operation, detail: "more than 32767 row groups")
+        }
         var chunks: [ParquetColumnChunkMetadata] = []
-        for ((bytes, encodedMetadata), field) in zip(encoded, fields) {
-            var metadata = encodedMetadata
+        for (chunk, field) in zip(group.chunks, fields) {
+            var metadata = chunk.metadata
             metadata.dataPageOffset = offset
-            try write(bytes, operation: "write column \"\(field.name)\"")
+            try write(chunk.bytes, operation: "write column \"\(field.name)\"")
             chunks.append(metadata)
         }
-        rowGroups.append(ParquetRowGroupMetadata(columns: chunks, rowCount: Int64(rowCount), ordinal: ordinal))
+        rowGroups.append(ParquetRowGroupMetadata(columns: chunks, rowCount: Int64(group.rowCount), ordinal: ordinal))
     }
 
     /// Writes the footer (file metadata, its length, the closing magic) and
@@ -172,4 +201,20 @@ public final class ParquetFileWriter {
         }
         offset += Int64(bytes.count)
     }
+}
+
+/// A row group's column chunks, encoded and compressed but not yet placed
+/// in a file. A chunk's bytes depend only on its values and field, not on
+/// where it lands (its offset is set when it is written), so the same rows
+/// give the same chunks: an as-of series writes a month its step before
+/// wrote the same from the chunks encoded then (`MonthBlockChunks`).
+struct ParquetEncodedRowGroup: Sendable {
+    struct Chunk: Sendable {
+        var bytes: [UInt8]
+        var metadata: ParquetColumnChunkMetadata
+    }
+
+    var rowCount: Int
+    /// One per field, in field order.
+    var chunks: [Chunk]
 }

@@ -7,7 +7,7 @@ public enum DayState: String, Sendable {
 }
 
 /// One row of the relationship day table.
-public struct RelationshipDay: Sendable {
+public struct RelationshipDay: Sendable, Equatable {
     public var relationship: Int
     public var date: LocalDate
     /// The day's zone (`ZoneCatalog.name(of:)` names it); an id, so a day is

@@ -12,7 +12,7 @@ public enum TaskStatus: String, Sendable, CaseIterable {
     static let packedNames = PackedNames(allCases.map { ($0.rawValue, $0) })
 }
 
-public struct Relationship: Sendable {
+public struct Relationship: Sendable, Equatable {
     public var id: String
     public var clientUserID: String
     public var coachUserID: String?

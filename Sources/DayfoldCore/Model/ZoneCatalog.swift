@@ -97,6 +97,10 @@ public struct ZoneCatalog: Sendable {
             && !isDirectory.boolValue && name.first?.isUppercase == true
     }
 
+    /// The named zones the catalog holds: their ids are `0..<namedCount`
+    /// (a fixed offset's id is computed from its seconds).
+    var namedCount: Int { table.zones.count }
+
     public func name(of id: ZoneID) -> String {
         guard id < 0 else { return table.zones[Int(id)].name }
         let seconds = ZoneCatalog.fixedSeconds(id)

@@ -521,42 +521,64 @@ public struct PipelineRunner {
         guard let first = steps.first else { return [] }
         var series = SeriesSteps(drop, from: first.instant, config: config)
         var outputs: [(String, Int, String)] = []
-        var writing: BackgroundValue<Result<[(String, Int, String)], DayfoldError>>?
+        var writing: BackgroundValue<Result<HistoryStepWritten, DayfoldError>>?
+        // The step before's month blocks of `relationship_days`, which a
+        // step takes where its months are unchanged (`MonthBlockChunks`).
+        var months: MonthBlockChunks?
         for step in steps {
             let carried = series.carried(asOf: step)
-            if let writing { outputs += try writing.value().get() }
-            writing = BackgroundValue {
+            if let writing {
+                let written = try writing.value().get()
+                outputs += written.outputs
+                months = written.months
+            }
+            writing = BackgroundValue { [months] in
                 do throws(DayfoldError) {
-                    return .success(try writeHistoryStep(carried.facts(), step: step, publisher: publisher))
+                    return .success(
+                        try writeHistoryStep(carried.facts(), step: step, publisher: publisher, months: months))
                 } catch {
                     return .failure(error)
                 }
             }
         }
-        if let writing { outputs += try writing.value().get() }
+        if let writing { outputs += try writing.value().get().outputs }
         return outputs
+    }
+
+    /// A series step's history tables, and its `relationship_days`' month
+    /// blocks for the next step.
+    private struct HistoryStepWritten: Sendable {
+        var outputs: [(String, Int, String)]
+        var months: MonthBlockChunks?
     }
 
     /// One step's history tables, written as that step's plain run writes
     /// its snapshots. Returns their paths, rows and SHA-256.
+    /// `months`: the step before's `relationship_days` month blocks.
     private static func writeHistoryStep(
-        _ result: RunResult, step: ParsedInstant, publisher: OutputPublisher
-    ) throws(DayfoldError) -> [(String, Int, String)] {
-        var outputs: [(String, Int, String)] = []
+        _ result: RunResult, step: ParsedInstant, publisher: OutputPublisher, months: MonthBlockChunks?
+    ) throws(DayfoldError) -> HistoryStepWritten {
+        var written = HistoryStepWritten(outputs: [], months: nil)
         for spec in OutputCatalog.history {
-            let (name, table) = (spec.name, spec.build(result))
-            let path = AsOfSeries.path(table: name, step: step)
+            let path = AsOfSeries.path(table: spec.name, step: step)
             do {
                 try FileManager.default.createDirectory(
                     atPath: (publisher.path(path) as NSString).deletingLastPathComponent,
                     withIntermediateDirectories: true)
-                let (rows, digest) = try TableWriters.writeParquet(table, to: publisher.path(path))
-                outputs.append((path, rows, digest))
+                if spec.snapshotMonthColumn != nil {
+                    let (rows, digest, chunks) = try MonthBlockChunks.write(
+                        result, to: publisher.path(path), previous: months)
+                    written.outputs.append((path, rows, digest))
+                    written.months = chunks
+                } else {
+                    let (rows, digest) = try TableWriters.writeParquet(spec.build(result), to: publisher.path(path))
+                    written.outputs.append((path, rows, digest))
+                }
             } catch {
                 throw DayfoldError(.output, "writing \(path) failed: \(error)")
             }
         }
-        return outputs
+        return written
     }
 
     /// The series' last step is the run itself: its history parts are the

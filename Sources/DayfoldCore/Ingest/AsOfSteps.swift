@@ -83,10 +83,13 @@ struct AsOfSteps: Sendable {
     /// `taskRows: false` leaves the drop's events and value entries empty:
     /// the facts read them only for the outcomes and the days of activity,
     /// which a series takes from `StepTaskFacts` instead.
-    func drop(asOf: Instant, taskRows: Bool = true) -> IngestedDrop {
+    ///
+    /// `journal`: the step's winning revisions (`journalWinners(asOf:)`),
+    /// when the caller found them already.
+    func drop(asOf: Instant, taskRows: Bool = true, journal: JournalWinners? = nil) -> IngestedDrop {
         var drop = base
         drop.eventIDs = candidates.eventIDs
-        drop.journal = journal(asOf: asOf)
+        drop.journal = (journal ?? journalWinners(asOf: asOf)).kept.map { candidates.journal[$0].entry }
         drop.healthDays = healthDays(asOf: asOf)
         guard taskRows else { return drop }
         var stepEvents = candidates.logEvents.filter { $0.occurredAt <= asOf }
@@ -111,49 +114,66 @@ struct AsOfSteps: Sendable {
     /// and the health days with a sample in (previous, asOf]. Nil when
     /// `asOf` is before `previous` (the steps are carried forward only).
     func changedClientDays(from previous: Instant, to asOf: Instant) -> [String: Set<LocalDate>]? {
-        guard asOf >= previous else { return nil }
+        changedClientDays(from: journalWinners(asOf: previous), to: journalWinners(asOf: asOf))
+    }
+
+    /// `changedClientDays(from:to:)` between two steps whose winning
+    /// revisions were found already (each step's are the next one's before).
+    func changedClientDays(from previous: JournalWinners, to now: JournalWinners) -> [String: Set<LocalDate>]? {
+        guard now.asOf >= previous.asOf else { return nil }
         var changed: [String: Set<LocalDate>] = [:]
-        guard asOf > previous else { return changed }
+        guard now.asOf > previous.asOf else { return changed }
         let revisions = candidates.journal
-        let before = JournalRevision.winners(revisions, entries: journalEntries, asOf: previous)
-        let now = JournalRevision.winners(revisions, entries: journalEntries, asOf: asOf)
-        for key in now.indices where now[key] != before[key] {
-            for position in [before[key], now[key]] where position >= 0 && !revisions[position].deleted {
-                let entry = revisions[position].entry
-                let user = base.journalUsers[Int(entry.userIndex)]
-                let day = base.userZones.resolver(user).localDate(entry.cookedAt)
-                changed[user, default: []].insert(day)
+        let (before, after) = (previous.winner, now.winner)
+        for key in after.indices where after[key] != before[key] {
+            for position in [before[key], after[key]] where position >= 0 && !revisions[position].deleted {
+                let user = base.journalUsers[Int(revisions[position].entry.userIndex)]
+                changed[user, default: []].insert(journalDays[position])
             }
         }
         let samples = candidates.healthSamples
         for (user, days) in lateHealthDays {
             for (day, positions) in days
-            where positions.contains(where: { samples[$0].start > previous && samples[$0].start <= asOf }) {
+            where positions.contains(where: { samples[$0].start > previous.asOf && samples[$0].start <= now.asOf }) {
                 changed[user, default: []].insert(day)
             }
         }
         return changed
     }
 
-    /// The winning revisions (highest, ties to the last in file order) of
-    /// the revisions not after `asOf`, without deletions, in file order.
-    private func journal(asOf: Instant) -> [JournalEntry] {
-        journalWinners(asOf: asOf).map { candidates.journal[$0].entry }
-    }
-
     /// The local day of each entry of the journal of `drop(asOf:)`, in its
     /// order (what `ClientDayBuilder.journalByUser` would find for them).
     func journalDays(asOf: Instant) -> [LocalDate] {
-        journalWinners(asOf: asOf).map { journalDays[$0] }
+        journalDays(journalWinners(asOf: asOf))
     }
 
-    /// The positions in `candidates.journal` of the entries `journal(asOf:)` keeps.
-    private func journalWinners(asOf: Instant) -> [Int] {
+    /// `journalDays(asOf:)` of a step whose winning revisions were found already.
+    func journalDays(_ winners: JournalWinners) -> [LocalDate] {
+        winners.kept.map { journalDays[$0] }
+    }
+
+    /// The journal revisions that win as of one step. A step's drop, its
+    /// entries' days and the next step's changed days all read them, so a
+    /// series finds them once per step (it found them four times: a pass
+    /// over every revision each).
+    struct JournalWinners: Sendable {
+        let asOf: Instant
+        /// Per entry key, the position of its winning revision (-1: none).
+        let winner: [Int]
+        /// The positions in the candidates' revisions of the entries the
+        /// step's journal keeps (the winners, without deletions), in file order.
+        let kept: [Int]
+    }
+
+    /// The winning revisions (highest, ties to the last in file order) of
+    /// the revisions not after `asOf`; the journal keeps them without deletions.
+    func journalWinners(asOf: Instant) -> JournalWinners {
         let revisions = candidates.journal
         let winner = JournalRevision.winners(revisions, entries: journalEntries, asOf: asOf)
-        return revisions.indices.filter {
+        let kept = revisions.indices.filter {
             winner[Int(revisions[$0].entryKey)] == $0 && !revisions[$0].deleted
         }
+        return JournalWinners(asOf: asOf, winner: winner, kept: kept)
     }
 
     /// The last step's health days with each day that has a sample after

@@ -11,8 +11,8 @@ struct SeriesSteps {
     private var taskFacts: StepTaskFacts
     private var days: StepRelationshipDays
     private let clientTables = StepClientTables()
-    /// The step before's instant (nil before the first).
-    private var previous: Instant?
+    /// The step before's winning journal revisions (nil before the first).
+    private var previous: AsOfSteps.JournalWinners?
 
     /// `drop` comes from an ingest with `IngestOptions.keepsAsOfCandidates`
     /// as of the series' last step; `from` is its first step.
@@ -35,14 +35,14 @@ struct SeriesSteps {
     /// signals, push summaries) read nothing the next step changes: a
     /// series takes the next step while they are computed.
     mutating func carried(asOf step: ParsedInstant) -> Step {
-        let drop = derived.drop(asOf: step.instant, taskRows: false)
+        let journal = derived.journalWinners(asOf: step.instant)
+        let drop = derived.drop(asOf: step.instant, taskRows: false, journal: journal)
         // The client side (its day tables, Progress and journal days)
         // beside the task side, as a plain run computes them.
         let (derived, config, clientTables, previous) = (derived, config, clientTables, previous)
         let clientSide = BackgroundValue {
-            let journalByUser = ClientDayBuilder.journalByUser(
-                drop, days: derived.journalDays(asOf: step.instant))
-            let changed = previous.flatMap { derived.changedClientDays(from: $0, to: step.instant) }
+            let journalByUser = ClientDayBuilder.journalByUser(drop, days: derived.journalDays(journal))
+            let changed = previous.flatMap { derived.changedClientDays(from: $0, to: journal) }
             let tables = clientTables.advance(drop, asOf: step, journalByUser: journalByUser, changed: changed)
             let progress = ProgressCalculator.ranges(
                 drop, tables: tables, options: FactsStage.progressOptions(drop, config))
@@ -55,7 +55,7 @@ struct SeriesSteps {
         let tables = days.advance(
             drop, outcomes: outcomes, recomputed: recomputed, today: FactsStage.today(drop, asOf: step))
         let (client, journalDays) = clientSide.value()
-        self.previous = step.instant
+        self.previous = journal
         return Step(
             drop: drop, outcomes: outcomes, client: client,
             activity: FactsStage.ActivityDays(byRelationship: byRelationship, journalByUser: journalDays),

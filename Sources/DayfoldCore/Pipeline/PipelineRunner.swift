@@ -566,6 +566,8 @@ public struct PipelineRunner {
                     atPath: (publisher.path(path) as NSString).deletingLastPathComponent,
                     withIntermediateDirectories: true)
                 if spec.snapshotMonthColumn != nil {
+                    // The month-block table (`relationship_days`): its unchanged
+                    // months are the step before's chunks.
                     let (rows, digest, chunks) = try MonthBlockChunks.write(
                         result, to: publisher.path(path), previous: months)
                     written.outputs.append((path, rows, digest))

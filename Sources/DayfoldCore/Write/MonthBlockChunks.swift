@@ -52,11 +52,9 @@ struct MonthBlockChunks: Sendable {
         let ranges = table.rowGroupRanges(rowGroupRows: TableWriters.rowGroupRows)
         var nextRange = 0
         for (index, month) in layout.blockMonths.enumerated() {
-            let firstSegment = layout.starts.firstIndex(of: layout.blockStarts[index]) ?? 0
-            let endRow = index + 1 < layout.blockStarts.count ? layout.blockStarts[index + 1] : table.rowCount
-            var endSegment = firstSegment
-            while endSegment < layout.segments.count, layout.starts[endSegment] < endRow { endSegment += 1 }
-            let segments = Array(layout.segments[firstSegment..<endSegment])
+            let blockSegments = layout.blockSegments[index]
+            let endRow = layout.starts[blockSegments.upperBound]
+            let segments = Array(layout.segments[blockSegments])
             var groups: [ParquetEncodedRowGroup] = []
             if let before = comparable?.blocks[month], let previousDays = comparable?.days,
                 Self.sameDays(before.segments, previousDays, segments, tables)

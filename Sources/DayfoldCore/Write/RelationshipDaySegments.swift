@@ -23,11 +23,14 @@ struct RelationshipDaySegments: Sendable {
     var blockStarts: [Int]
     /// Each block's month (`year * 12 + month - 1`), for the month layout.
     var blockMonths: [Int]
+    /// Each block's segments (positions in `segments`), for the month layout.
+    var blockSegments: [Range<Int>]
 
     /// Every relationship's days whole, relationships in `order`: the report's order, one block.
     static func byRelationship(order: [Int], tables: [[RelationshipDay]]) -> RelationshipDaySegments {
         let segments = order.map { Segment(relationship: $0, days: 0..<tables[$0].count) }
-        return RelationshipDaySegments(segments: segments, starts: starts(segments), blockStarts: [0], blockMonths: [])
+        return RelationshipDaySegments(
+            segments: segments, starts: starts(segments), blockStarts: [0], blockMonths: [], blockSegments: [])
     }
 
     /// The month blocks: for each month, oldest first, each relationship's
@@ -53,13 +56,19 @@ struct RelationshipDaySegments: Sendable {
         let starts = starts(segments)
         var blockStarts: [Int] = []
         var blockMonths: [Int] = []
+        var firstSegments: [Int] = []
         for (position, entry) in keyed.enumerated() where blockMonths.last != entry.month {
             blockStarts.append(starts[position])
             blockMonths.append(entry.month)
+            firstSegments.append(position)
+        }
+        let blockSegments = firstSegments.indices.map {
+            firstSegments[$0]..<($0 + 1 < firstSegments.count ? firstSegments[$0 + 1] : segments.count)
         }
         if blockStarts.isEmpty { blockStarts = [0] }
         return RelationshipDaySegments(
-            segments: segments, starts: starts, blockStarts: blockStarts, blockMonths: blockMonths)
+            segments: segments, starts: starts, blockStarts: blockStarts, blockMonths: blockMonths,
+            blockSegments: blockSegments)
     }
 
     /// `year * 12 + month - 1` of `date`: consecutive months are consecutive numbers.

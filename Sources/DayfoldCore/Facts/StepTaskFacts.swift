@@ -46,14 +46,23 @@ struct StepTaskFacts {
     /// value entry in `entryRows` (nil: an entry that does not count).
     private let perStepEventSlots: [Int32]
     private let perStepEntrySlots: [Int32?]
-    /// The days of activity of the rows every step accepts.
-    private let steadyActivity: [Set<LocalDate>]
-    /// The relationship and local day of each row a step may or may not
-    /// accept that is activity (nil: not activity): late logs' events, then
-    /// the per-step events, then the per-step value entries.
-    private let lateLogDays: [(Int, LocalDate)?]
-    private let perStepEventDays: [(Int, LocalDate)?]
-    private let perStepEntryDays: [(Int, LocalDate)?]
+    /// The per-step rows' decisions at the current step.
+    private var eventDecisions: TaskRowDecisions
+    private var entryDecisions: TaskRowDecisions
+    /// The days of activity at the current step: the steady rows' days,
+    /// and the days of the rows a step may or may not accept that it
+    /// accepts.
+    private var activity: [Set<LocalDate>]
+    /// The (relationship, local day) activity slots of the rows a step may
+    /// or may not accept, leaving out days the steady rows make active
+    /// already: each such row's slot (nil: not activity, or a steady day) —
+    /// late logs' events, the per-step events, the per-step value entries —
+    /// and how many rows accepted at the current step fill each slot.
+    private let activitySlots: [(relationship: Int, day: LocalDate)]
+    private let lateLogSlots: [Int32?]
+    private let perStepEventSlotsOfActivity: [Int32?]
+    private let perStepEntrySlotsOfActivity: [Int32?]
+    private var activityCounts: [Int32]
     private var outcomes: [TaskOutcome] = []
     /// The outcomes of the step before the last: the step that read them is
     /// finished by the time the next is carried, so this step's outcomes are
@@ -122,21 +131,47 @@ struct StepTaskFacts {
         steady.events = candidates.logEvents.filter { $0.occurredAt <= from }
         steady.events += (0..<events.count).filter(eventSteps.alwaysAccepted).map { candidates.events.rows[$0] }
         steady.valueEntries = (0..<values.count).filter(valueSteps.alwaysAccepted).map { candidates.values.rows[$0] }
-        steadyActivity = FactsStage.relationshipActivity(steady)
-        func day(_ task: Int, _ instant: ParsedInstant) -> (Int, LocalDate) {
+        let steadyActivity = FactsStage.relationshipActivity(steady)
+        activity = steadyActivity
+        var slots: [(relationship: Int, day: LocalDate)] = []
+        var slotOf: [Int64: Int32] = [:]
+        func slot(_ task: Int, _ instant: ParsedInstant) -> Int32? {
             let relationship = base.tasks[task].relationship
-            return (relationship, base.userZones.localDate(base.relationships[relationship].clientUserID, instant))
+            let day = base.userZones.localDate(base.relationships[relationship].clientUserID, instant)
+            guard !steadyActivity[relationship].contains(day) else { return nil }
+            let key = Int64(relationship) << 32 | Int64(UInt32(bitPattern: day.days))
+            if let known = slotOf[key] { return known }
+            slots.append((relationship, day))
+            slotOf[key] = Int32(slots.count - 1)
+            return Int32(slots.count - 1)
         }
-        func eventDay(_ event: StatusEvent) -> (Int, LocalDate)? {
+        func activitySlot(_ event: StatusEvent) -> Int32? {
             guard FactsStage.countsAsActivity(event.toStatus) else { return nil }
-            return day(event.task, ParsedInstant(instant: event.occurredAt, offsetSeconds: event.offsetSeconds))
+            return slot(event.task, ParsedInstant(instant: event.occurredAt, offsetSeconds: event.offsetSeconds))
         }
-        lateLogDays = lateLogs.map { eventDay(candidates.logEvents[Int($0)]) }
-        perStepEventDays = eventSteps.perStepPositions.map { eventDay(candidates.events.rows[Int($0)]) }
-        perStepEntryDays = valueSteps.perStepPositions.map {
+        lateLogSlots = lateLogs.map { activitySlot(candidates.logEvents[Int($0)]) }
+        perStepEventSlotsOfActivity = eventSteps.perStepPositions.map { activitySlot(candidates.events.rows[Int($0)]) }
+        perStepEntrySlotsOfActivity = valueSteps.perStepPositions.map {
             let entry = candidates.values.rows[Int($0)]
             guard entry.accepted else { return nil }
-            return day(entry.task, ParsedInstant(instant: entry.recordedAt, offsetSeconds: entry.offsetSeconds))
+            return slot(entry.task, ParsedInstant(instant: entry.recordedAt, offsetSeconds: entry.offsetSeconds))
+        }
+        activitySlots = slots
+        activityCounts = [Int32](repeating: 0, count: slots.count)
+        eventDecisions = TaskRowDecisions(eventSteps)
+        entryDecisions = TaskRowDecisions(valueSteps)
+    }
+
+    /// A row filling activity slot `slot` was accepted or left out: its day
+    /// is active while some accepted row fills the slot.
+    private mutating func count(_ slot: Int32?, accepted: Bool) {
+        guard let slot = slot.map(Int.init) else { return }
+        activityCounts[slot] += accepted ? 1 : -1
+        let (relationship, day) = activitySlots[slot]
+        if accepted, activityCounts[slot] == 1 {
+            activity[relationship].insert(day)
+        } else if !accepted, activityCounts[slot] == 0 {
+            activity[relationship].remove(day)
         }
     }
 
@@ -148,29 +183,30 @@ struct StepTaskFacts {
         outcomes: [TaskOutcome], activity: [Set<LocalDate>], recomputed: [Int]?
     ) {
         var changed = [Bool](repeating: false, count: tasks.count)
-        var activity = steadyActivity
-        // Which rows of a changing fate this step accepts; a task whose row
-        // changed fate is computed again.
-        func set(_ live: inout [Bool], _ slot: Int32?, _ accepted: Bool, task: Int) {
-            guard let slot, live[Int(slot)] != accepted else { return }
-            live[Int(slot)] = accepted
-            changed[task] = true
-        }
+        // The rows whose fate changed since the step before (every row the
+        // first step accepts): a task with one is computed again, and the
+        // days of activity follow them.
         for (index, position) in lateLogs.enumerated() {
             let event = logEvents[Int(position)]
             let accepted = event.occurredAt <= asOf
-            set(&eventLive, position, accepted, task: event.task)
-            if accepted, let (relationship, day) = lateLogDays[index] { activity[relationship].insert(day) }
+            guard eventLive[Int(position)] != accepted else { continue }
+            eventLive[Int(position)] = accepted
+            changed[event.task] = true
+            count(lateLogSlots[index], accepted: accepted)
         }
-        for (index, accepted) in eventSteps.perStepAccepted(events, asOf: asOf).enumerated() {
-            let task = events.rows[Int(eventSteps.perStepPositions[index])].task
-            set(&eventLive, perStepEventSlots[index], accepted, task: task)
-            if accepted, let (relationship, day) = perStepEventDays[index] { activity[relationship].insert(day) }
+        for index in eventDecisions.advance(to: asOf, steps: eventSteps, rows: events) {
+            let accepted = eventDecisions.accepted[index]
+            eventLive[Int(perStepEventSlots[index])] = accepted
+            changed[events.rows[Int(eventSteps.perStepPositions[index])].task] = true
+            count(perStepEventSlotsOfActivity[index], accepted: accepted)
         }
-        for (index, accepted) in valueSteps.perStepAccepted(values, asOf: asOf).enumerated() {
-            let task = values.rows[Int(valueSteps.perStepPositions[index])].task
-            set(&entryLive, perStepEntrySlots[index], accepted, task: task)
-            if accepted, let (relationship, day) = perStepEntryDays[index] { activity[relationship].insert(day) }
+        for index in entryDecisions.advance(to: asOf, steps: valueSteps, rows: values) {
+            let accepted = entryDecisions.accepted[index]
+            if let slot = perStepEntrySlots[index] {
+                entryLive[Int(slot)] = accepted
+                changed[values.rows[Int(valueSteps.perStepPositions[index])].task] = true
+            }
+            count(perStepEntrySlotsOfActivity[index], accepted: accepted)
         }
         // Bound once: a method reading `self` per task copied all of it.
         let (tasks, deadlines, eventGroups, entryGroups) = (tasks, deadlines, eventGroups, entryGroups)

@@ -211,6 +211,18 @@ struct TaskRowSteps: Sendable {
     private let fates: [Fate]
     /// The positions of the rows tested again at each step, in file order.
     let perStepPositions: [Int32]
+    /// The per-step rows' groups (rows linked by a shared id or retry key),
+    /// as indexes into `perStepPositions`: a group's decisions read only its
+    /// own rows (`TaskRowDecisions`).
+    let perStepGroups: TaskIndexGroups
+    /// Each per-step row's group (a group's number in `perStepGroups`).
+    let perStepGroupOf: [Int32]
+    /// The first step: no step is before it, so no row up to it comes or goes.
+    let from: Instant
+    /// The per-step rows after the first step (the only ones a step can
+    /// add or take away), by instant: indexes into `perStepPositions`.
+    private let lateByInstant: [Int32]
+    private let lateInstants: [Instant]
 
     init<Row>(_ rows: TaskRowCandidates<Row>, from: Instant) {
         let count = rows.count
@@ -257,10 +269,20 @@ struct TaskRowSteps: Sendable {
         var fates: [Fate] = []
         fates.reserveCapacity(count)
         var perStep: [Int32] = []
+        // Each per-step row's group, numbered densely in order of first row.
+        var groupNumber = [Int32](repeating: -1, count: count)
+        var groupOf: [Int] = []
+        var groupCount = 0
         for position in 0..<count {
-            if lateGroup[Int(root(Int32(position)))] {
+            let group = Int(root(Int32(position)))
+            if lateGroup[group] {
                 fates.append(.perStep)
                 perStep.append(Int32(position))
+                if groupNumber[group] < 0 {
+                    groupNumber[group] = Int32(groupCount)
+                    groupCount += 1
+                }
+                groupOf.append(Int(groupNumber[group]))
             } else {
                 let first = dedup.claim(idKey: rows.idKeys[position], retryKey: rows.retryKeys[position])
                 fates.append(first ? .accepted : .duplicate)
@@ -268,6 +290,29 @@ struct TaskRowSteps: Sendable {
         }
         self.fates = fates
         perStepPositions = perStep
+        perStepGroups = TaskIndexGroups(taskCount: groupCount, groupOf)
+        perStepGroupOf = groupOf.map { Int32($0) }
+        self.from = from
+        let late = perStep.indices.filter { rows.instants[Int(perStep[$0])] > from }.sorted {
+            (rows.instants[Int(perStep[$0])], $0) < (rows.instants[Int(perStep[$1])], $1)
+        }
+        lateByInstant = late.map { Int32($0) }
+        lateInstants = late.map { rows.instants[Int(perStep[$0])] }
+    }
+
+    /// The per-step rows whose instant lies in `(after, upTo]` (indexes into
+    /// `perStepPositions`): the rows a step as of `upTo` holds and one as of
+    /// `after` does not.
+    func perStepRows(between after: Instant, and upTo: Instant) -> ArraySlice<Int32> {
+        func firstAfter(_ instant: Instant) -> Int {
+            var (low, high) = (0, lateInstants.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if lateInstants[middle] <= instant { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        return lateByInstant[firstAfter(after)..<firstAfter(upTo)]
     }
 
     /// Whether every step accepts the row at `position` (its group has no

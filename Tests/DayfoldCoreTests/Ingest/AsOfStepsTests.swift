@@ -203,8 +203,9 @@ import Testing
             #expect(String(describing: seriesFacts.signals) == String(describing: wantFacts.signals))
             #expect(String(describing: seriesFacts.progress) == String(describing: wantFacts.progress))
         }
-        // A step before the one before is computed whole again.
-        let (outcomes, _, _) = taskFacts.advance(to: first)
+        // A step before the one before is computed whole again; its rows'
+        // decisions and days of activity are carried back.
+        let (outcomes, activity, _) = taskFacts.advance(to: first)
         let plainFirst = try PipelineRunner.ingest(
             input: drop, config: config, asOf: ParsedInstant(instant: first, offsetSeconds: 0), hashInputs: false,
             reportHeaders: false, readsPush: false)
@@ -212,6 +213,7 @@ import Testing
             String(describing: outcomes)
                 == String(describing: TaskOutcomeCalculator.outcomes(plainFirst, asOf: first)),
             "\(drop): a step back to the first")
+        #expect(activity == FactsStage.relationshipActivity(plainFirst), "\(drop): activity of a step back")
         let wantFirst = FactsStage.compute(
             plainFirst, config: config, asOf: ParsedInstant(instant: first, offsetSeconds: 0))
         let gotFirst = series.facts(asOf: ParsedInstant(instant: first, offsetSeconds: 0))

@@ -57,28 +57,27 @@ public enum ProgressCalculator {
 
     /// The Progress row for one user, metric and date range. `goals`: the
     /// user's goals for `metric` when the caller has looked them up already
-    /// (one lookup per metric, not per window).
+    /// (one lookup per metric, not per window); `failed`: whether the user's
+    /// health import failed, when the caller knows it; `labels`: coverage
+    /// labels made already (a run's ranges share a few dozen).
     static func range(
         _ drop: IngestedDrop, _ table: ClientTable, _ metric: Metric, from: LocalDate, to: LocalDate,
-        options: ProgressOptions, goals knownGoals: [Goal]? = nil
+        options: ProgressOptions, goals knownGoals: [Goal]? = nil, failed knownFailed: Bool? = nil,
+        labels: inout CoverageLabels
     ) -> ProgressRange {
-        let requested = requestedSource(drop, table.user, metric)
-        func values(_ source: ProgressSource) -> [Double] {
-            var result: [Double] = []
-            table.forEachValue(metric, source, from: from, through: to) { result.append($0) }
-            return result
-        }
-        let failed = requested == .health && drop.failedImports.contains(table.user)
+        // The table carries its user's dietary preference (`requestedSource`).
+        let requested = metric.isDietary ? table.requestedDietarySource : .health
+        let failed = requested == .health && (knownFailed ?? drop.failedImports.contains(table.user))
         let reason = failed ? "REQUESTED_SOURCE_FAILED" : "REQUESTED_SOURCE_NO_DATA"
         var chosen: ProgressSource?
         var fallback: String?
-        var data = values(requested)
-        if !data.isEmpty {
+        var data = WindowFigures(table, metric, requested, from: from, to: to)
+        if data.count > 0 {
             chosen = requested
         } else {
             fallback = reason
-            let other = values(requested.other)
-            if !other.isEmpty {
+            let other = WindowFigures(table, metric, requested.other, from: from, to: to)
+            if other.count > 0 {
                 chosen = requested.other
                 data = other
             }
@@ -88,13 +87,12 @@ public enum ProgressCalculator {
             user: table.user, metric: metric, windowDays: windowDays, windowFrom: from, windowTo: to,
             requestedSource: requested, source: chosen?.rawValue ?? "NONE", fallbackReason: fallback,
             daysWithData: data.count, coverageLabel: "No data yet")
-        if let chosen, !data.isEmpty {
-            let sum = data.reduce(0, +)
-            row.total = metric.descriptor.hasProgressTotal ? sum : nil
-            row.average = sum / Double(data.count)
-            row.min = data.min()
-            row.max = data.max()
-            row.coverageLabel = "\(data.count) of \(windowDays) days with data · \(chosen.label)"
+        if let chosen, data.count > 0 {
+            row.total = metric.descriptor.hasProgressTotal ? data.sum : nil
+            row.average = data.sum / Double(data.count)
+            row.min = data.min
+            row.max = data.max
+            row.coverageLabel = labels.label(days: data.count, of: windowDays, chosen)
         }
         let goal = (knownGoals ?? goals(options, table.user, metric)).last { $0.effectiveOn <= to }
         if let goal {
@@ -110,21 +108,71 @@ public enum ProgressCalculator {
         return row
     }
 
+    /// The Progress row for one user, metric and date range, alone.
+    static func range(
+        _ drop: IngestedDrop, _ table: ClientTable, _ metric: Metric, from: LocalDate, to: LocalDate,
+        options: ProgressOptions
+    ) -> ProgressRange {
+        var labels = CoverageLabels()
+        return range(drop, table, metric, from: from, to: to, options: options, labels: &labels)
+    }
+
     public static func ranges(_ drop: IngestedDrop, tables: [ClientTable], options: ProgressOptions) -> [ProgressRange]
     {
         var rows: [ProgressRange] = []
+        rows.reserveCapacity(tables.count * Metric.allCases.count * options.windows.count)
         let windows = Array(Set(options.windows)).sorted()
+        var labels = CoverageLabels()
         for table in tables {
+            let failed = drop.failedImports.contains(table.user)
             for metric in Metric.allCases {
-                let goals = goals(options, table.user, metric)
+                let goals = options.goals.isEmpty ? [] : goals(options, table.user, metric)
                 for window in windows {
                     rows.append(
                         range(
                             drop, table, metric, from: table.today.adding(days: -(window - 1)), to: table.today,
-                            options: options, goals: goals))
+                            options: options, goals: goals, failed: failed, labels: &labels))
                 }
             }
         }
         return rows
+    }
+
+    /// A window's figures from one source, in date order: its count, its
+    /// sum (added in date order, as SPEC §6's total is), its least and
+    /// greatest value.
+    struct WindowFigures {
+        var count = 0
+        var sum = 0.0
+        var min = 0.0
+        var max = 0.0
+
+        init(_ table: ClientTable, _ metric: Metric, _ source: ProgressSource, from: LocalDate, to: LocalDate) {
+            table.forEachValue(metric, source, from: from, through: to) { value in
+                if count == 0 {
+                    (min, max) = (value, value)
+                } else {
+                    // As `Sequence.min()` and `max()` choose.
+                    if value < min { min = value }
+                    if max < value { max = value }
+                }
+                sum += value
+                count += 1
+            }
+        }
+    }
+
+    /// "N of W days with data · from …": one string per distinct label,
+    /// shared by the rows that show it.
+    struct CoverageLabels {
+        private var made: [Int: String] = [:]
+
+        mutating func label(days: Int, of windowDays: Int, _ source: ProgressSource) -> String {
+            let key = (days << 33) | (windowDays << 1) | (source == .journal ? 0 : 1)
+            if let known = made[key] { return known }
+            let label = "\(days) of \(windowDays) days with data · \(source.label)"
+            made[key] = label
+            return label
+        }
     }
 }

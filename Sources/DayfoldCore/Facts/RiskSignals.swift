@@ -28,13 +28,17 @@ public struct SignalInputs {
     public var taskID: (Int) -> String
     /// Local dates with client activity.
     public var activeDays: Set<LocalDate>
+    /// More local dates with client activity (the client's journal days,
+    /// kept apart so that a run does not build the union of two sets for
+    /// every relationship).
+    var moreActiveDays: Set<LocalDate> = []
     /// Energy intake check, computed by the Progress rules (nil: no signal possible).
     public var intake: IntakeCheck?
 
     init(
         relationship: Int, today: LocalDate, days: [RelationshipDay], checkIns: [(LocalDate, Int, OutcomeKind)],
         skips: [(LocalDate, Int, String?)], taskID: @escaping (Int) -> String, activeDays: Set<LocalDate>,
-        intake: IntakeCheck?
+        moreActiveDays: Set<LocalDate> = [], intake: IntakeCheck?
     ) {
         self.relationship = relationship
         self.today = today
@@ -43,8 +47,12 @@ public struct SignalInputs {
         self.skips = skips
         self.taskID = taskID
         self.activeDays = activeDays
+        self.moreActiveDays = moreActiveDays
         self.intake = intake
     }
+
+    /// Whether the client was active on `date`.
+    func isActive(_ date: LocalDate) -> Bool { activeDays.contains(date) || moreActiveDays.contains(date) }
 
     /// Inputs whose tasks are named by their ids.
     public init(

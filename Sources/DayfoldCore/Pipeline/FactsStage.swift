@@ -40,14 +40,15 @@ public enum FactsStage {
     /// series step carries them (`StepRelationshipDays`). `client` and `activity` are given when a plan
     /// computed them already (the client side alongside the reading of
     /// status events it does not need, activity beside the outcomes); nil
-    /// computes them here, beside the task side.
+    /// computes them here, beside the task side. `progressOptions`: the
+    /// drop's, when a series made them once for all its steps.
     static func facts(
         _ drop: IngestedDrop, outcomes: [TaskOutcome], client: ClientSide? = nil, activity: ActivityDays? = nil,
         days: [[RelationshipDay]]? = nil, config: PipelineConfig, asOf: ParsedInstant,
-        owned: Set<String>? = nil
+        owned: Set<String>? = nil, progressOptions known: ProgressOptions? = nil
     ) -> RunResult {
         let today = today(drop, asOf: asOf)
-        let progressOptions = progressOptions(drop, config)
+        let progressOptions = known ?? progressOptions(drop, config)
         // The client side (day tables, Progress) and activity days run
         // alongside the task side. They share the drop (read only) and its
         // zone resolver (whose record of fallbacks is locked). Activity days
@@ -209,13 +210,15 @@ public enum FactsStage {
         var tableByUser: [String: ClientTable] = [:]
         for table in tables { tableByUser[table.user] = table }
         var signals: [RiskSignal] = []
+        var labels = ProgressCalculator.CoverageLabels()
         for (index, relationship) in drop.relationships.enumerated() where relationship.effectiveStatus != "ENDED" {
             let user = relationship.clientUserID
             var intake: IntakeCheck?
             if let table = tableByUser[user] {
                 let from = today[index].adding(days: -7)
                 let to = today[index].adding(days: -1)
-                let range = ProgressCalculator.range(drop, table, .energyKcal, from: from, to: to, options: options)
+                let range = ProgressCalculator.range(
+                    drop, table, .energyKcal, from: from, to: to, options: options, labels: &labels)
                 intake = IntakeCheck(
                     from: from, to: to, daysWithData: range.daysWithData, average: range.average, target: range.target,
                     confirmed: range.targetProvenance == "CONFIRMED", source: range.source)
@@ -223,7 +226,8 @@ public enum FactsStage {
             let input = SignalInputs(
                 relationship: index, today: today[index], days: days[index], checkIns: checkIns[index],
                 skips: skips[index], taskID: taskID,
-                activeDays: activity.byRelationship[index].union(activity.journalByUser[user] ?? []), intake: intake)
+                activeDays: activity.byRelationship[index], moreActiveDays: activity.journalByUser[user] ?? [],
+                intake: intake)
             signals += RiskSignalCalculator.signals(input)
         }
         return signals

@@ -26,8 +26,13 @@ struct AdherenceDropRule: RiskRule {
         let recentStart = lastClosed.adding(days: -7)
         let priorStart = lastClosed.adding(days: -35)
         let days = context.input.days
-        let recent = days.filter { $0.date > recentStart && $0.date <= lastClosed }.compactMap(\.adherence)
-        let prior = days.filter { $0.date > priorStart && $0.date <= recentStart }.compactMap(\.adherence)
+        // One pass, each window's values in the days' order (their sums' order).
+        var recent: [Double] = []
+        var prior: [Double] = []
+        for day in days where day.date > priorStart && day.date <= lastClosed {
+            guard let adherence = day.adherence else { continue }
+            if day.date > recentStart { recent.append(adherence) } else { prior.append(adherence) }
+        }
         guard recent.count >= 3 && prior.count >= 7 else { return nil }
         let recentMean = recent.reduce(0, +) / Double(recent.count)
         let priorMean = prior.reduce(0, +) / Double(prior.count)

@@ -18,7 +18,7 @@ struct GoneQuietRule: RiskRule {
     func evaluate(_ context: SignalContext) -> RiskFinding<Evidence>? {
         var quiet: [LocalDate] = []  // newest first
         for day in context.scoredClosedDays {
-            if context.input.activeDays.contains(day.date) { break }
+            if context.input.isActive(day.date) { break }
             quiet.append(day.date)
         }
         guard quiet.count >= 4, let first = quiet.last, let last = quiet.first else { return nil }

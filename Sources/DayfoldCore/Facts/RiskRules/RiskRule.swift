@@ -51,13 +51,16 @@ struct SignalContext {
     /// today − 2: the latest day whose deadline has passed ("closed").
     var lastClosed: LocalDate
     /// Closed days with something scored that are not OPEN, newest first:
-    /// what MISSED_DAYS and GONE_QUIET walk back over.
-    var scoredClosedDays: [RelationshipDay]
+    /// what MISSED_DAYS and GONE_QUIET walk back over. Lazy: both stop after
+    /// a few days, and a copy of every day was most of the signals' time.
+    var scoredClosedDays: LazyFilterSequence<ReversedCollection<[RelationshipDay]>>
 
     init(_ input: SignalInputs) {
         self.input = input
         let lastClosed = input.today.adding(days: -2)
         self.lastClosed = lastClosed
-        scoredClosedDays = input.days.reversed().filter { $0.date <= lastClosed && $0.scored > 0 && $0.state != .open }
+        scoredClosedDays = input.days.reversed().lazy.filter {
+            $0.date <= lastClosed && $0.scored > 0 && $0.state != .open
+        }
     }
 }

@@ -13,6 +13,8 @@ struct SeriesSteps {
     private let clientTables = StepClientTables()
     /// The step before's winning journal revisions (nil before the first).
     private var previous: AsOfSteps.JournalWinners?
+    /// Progress's windows, targets and goals: the same drop's at every step.
+    private let progressOptions: ProgressOptions
 
     /// `drop` comes from an ingest with `IngestOptions.keepsAsOfCandidates`
     /// as of the series' last step; `from` is its first step.
@@ -20,6 +22,7 @@ struct SeriesSteps {
         derived = AsOfSteps(drop, from: from)
         self.config = config
         taskFacts = derived.taskFacts()
+        progressOptions = FactsStage.progressOptions(drop, config)
         days = StepRelationshipDays(streakThreshold: config.streakThreshold)
     }
 
@@ -39,13 +42,12 @@ struct SeriesSteps {
         let drop = derived.drop(asOf: step.instant, taskRows: false, journal: journal)
         // The client side (its day tables, Progress and journal days)
         // beside the task side, as a plain run computes them.
-        let (derived, config, clientTables, previous) = (derived, config, clientTables, previous)
+        let (derived, clientTables, previous, progressOptions) = (derived, clientTables, previous, progressOptions)
         let clientSide = BackgroundValue {
             let journalByUser = ClientDayBuilder.journalByUser(drop, days: derived.journalDays(journal))
             let changed = previous.flatMap { derived.changedClientDays(from: $0, to: journal) }
             let tables = clientTables.advance(drop, asOf: step, journalByUser: journalByUser, changed: changed)
-            let progress = ProgressCalculator.ranges(
-                drop, tables: tables, options: FactsStage.progressOptions(drop, config))
+            let progress = ProgressCalculator.ranges(drop, tables: tables, options: progressOptions)
             return (
                 FactsStage.ClientSide(tables: tables, progress: progress),
                 FactsStage.journalActivity(journalByUser)
@@ -59,7 +61,7 @@ struct SeriesSteps {
         return Step(
             drop: drop, outcomes: outcomes, client: client,
             activity: FactsStage.ActivityDays(byRelationship: byRelationship, journalByUser: journalDays),
-            days: tables, config: config, asOf: step)
+            days: tables, config: config, progressOptions: progressOptions, asOf: step)
     }
 
     /// One step's carried facts, and what it takes to finish them.
@@ -70,13 +72,14 @@ struct SeriesSteps {
         let activity: FactsStage.ActivityDays
         let days: [[RelationshipDay]]
         let config: PipelineConfig
+        let progressOptions: ProgressOptions
         let asOf: ParsedInstant
 
         /// The step's whole facts, as a plain run as of it computes them.
         func facts() -> RunResult {
             FactsStage.facts(
                 drop, outcomes: outcomes, client: client, activity: activity, days: days, config: config,
-                asOf: asOf)
+                asOf: asOf, progressOptions: progressOptions)
         }
     }
 }

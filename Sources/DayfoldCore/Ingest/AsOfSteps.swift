@@ -86,11 +86,17 @@ struct AsOfSteps: Sendable {
     ///
     /// `journal`: the step's winning revisions (`journalWinners(asOf:)`),
     /// when the caller found them already.
-    func drop(asOf: Instant, taskRows: Bool = true, journal: JournalWinners? = nil) -> IngestedDrop {
+    ///
+    /// `healthDays`: the step's health days, when the caller carries them
+    /// (`StepHealthDays`).
+    func drop(
+        asOf: Instant, taskRows: Bool = true, journal: JournalWinners? = nil,
+        healthDays: [String: [LocalDate: HealthDay]]? = nil
+    ) -> IngestedDrop {
         var drop = base
         drop.eventIDs = candidates.eventIDs
         drop.journal = (journal ?? journalWinners(asOf: asOf)).kept.map { candidates.journal[$0].entry }
-        drop.healthDays = healthDays(asOf: asOf)
+        drop.healthDays = healthDays ?? self.healthDays(asOf: asOf)
         guard taskRows else { return drop }
         var stepEvents = candidates.logEvents.filter { $0.occurredAt <= asOf }
         let accepted = events.accepted(candidates.events, asOf: asOf)
@@ -99,6 +105,12 @@ struct AsOfSteps: Sendable {
         drop.events = stepEvents
         drop.valueEntries = values.accepted(candidates.values, asOf: asOf).map { candidates.values.rows[$0] }
         return drop
+    }
+
+    /// The health days of the steps from `from` on, carried from one step
+    /// to the next.
+    func healthDaySteps() -> StepHealthDays {
+        StepHealthDays(lastDays: base.healthDays, samples: candidates.healthSamples, lateDays: lateHealthDays)
     }
 
     /// The outcomes and days of activity of the steps from `from` on,

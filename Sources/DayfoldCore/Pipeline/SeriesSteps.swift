@@ -1,7 +1,7 @@
 /// The facts of an as-of series' steps (SPEC §12), taken in order from one
 /// ingest as of the last step: each step's drop is derived (`AsOfSteps`),
-/// and its task outcomes, days of activity, relationship day tables and
-/// client day tables are the step before's, computed again only where the
+/// and its task outcomes, days of activity, relationship day tables,
+/// health days and client day tables are the step before's, computed again only where the
 /// step can change them (`StepTaskFacts`, `StepRelationshipDays`,
 /// `StepClientTables`). The rest of a step's facts (Progress, streaks,
 /// signals) is computed from them whole.
@@ -15,6 +15,7 @@ struct SeriesSteps {
     private var previous: AsOfSteps.JournalWinners?
     /// Progress's windows, targets and goals: the same drop's at every step.
     private let progressOptions: ProgressOptions
+    private var healthDays: StepHealthDays
 
     /// `drop` comes from an ingest with `IngestOptions.keepsAsOfCandidates`
     /// as of the series' last step; `from` is its first step.
@@ -22,6 +23,7 @@ struct SeriesSteps {
         derived = AsOfSteps(drop, from: from)
         self.config = config
         taskFacts = derived.taskFacts()
+        healthDays = derived.healthDaySteps()
         progressOptions = FactsStage.progressOptions(drop, config)
         days = StepRelationshipDays(streakThreshold: config.streakThreshold)
     }
@@ -39,7 +41,8 @@ struct SeriesSteps {
     /// series takes the next step while they are computed.
     mutating func carried(asOf step: ParsedInstant) -> Step {
         let journal = derived.journalWinners(asOf: step.instant)
-        let drop = derived.drop(asOf: step.instant, taskRows: false, journal: journal)
+        let drop = derived.drop(
+            asOf: step.instant, taskRows: false, journal: journal, healthDays: healthDays.advance(to: step.instant))
         // The client side (its day tables, Progress and journal days)
         // beside the task side, as a plain run computes them.
         let (derived, clientTables, previous, progressOptions) = (derived, clientTables, previous, progressOptions)

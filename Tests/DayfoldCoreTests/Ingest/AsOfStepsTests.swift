@@ -157,6 +157,7 @@ import Testing
             keepsAsOfCandidates: true)
         let derived = AsOfSteps(once, from: first)
         var taskFacts = derived.taskFacts()
+        var healthDays = derived.healthDaySteps()
         var series = SeriesSteps(once, from: first, config: config)
         var seen: [StepRows] = []
         for offset in stride(from: Int64(0), through: 72, by: Int(hours)) {
@@ -166,6 +167,10 @@ import Testing
             let mine = derived.drop(asOf: step.instant)
             let (want, got) = (Self.rows(plain), Self.rows(mine))
             #expect(got == want, "\(drop) as of \(step.instant)")
+            // The health days carried from the step before (`StepHealthDays`).
+            var carriedHealth = mine
+            carriedHealth.healthDays = healthDays.advance(to: step.instant)
+            #expect(Self.rows(carriedHealth).health == want.health, "\(drop) as of \(step.instant): health days")
             seen.append(got)
             // Each entry's local day, found once for all the steps, is the
             // day a plain run's grouping of its journal finds.
@@ -191,7 +196,13 @@ import Testing
                 String(describing: outcomes) == String(describing: wantFacts.outcomes),
                 "\(drop) as of \(step.instant): outcomes carried from the step before")
             #expect(activity == FactsStage.relationshipActivity(plain), "\(drop) as of \(step.instant): activity")
-            let seriesFacts = series.facts(asOf: step)
+            let carried = series.carried(asOf: step)
+            let seriesFacts = carried.facts()
+            // The days with journal entries, carried for the users whose
+            // entries did not change.
+            #expect(
+                carried.activity.journalByUser == FactsStage.journalActivity(plain),
+                "\(drop) as of \(step.instant): journal activity carried from the step before")
             #expect(
                 String(describing: seriesFacts.relationshipDays) == String(describing: wantFacts.relationshipDays),
                 "\(drop) as of \(step.instant): relationship days carried from the step before")
@@ -214,6 +225,9 @@ import Testing
                 == String(describing: TaskOutcomeCalculator.outcomes(plainFirst, asOf: first)),
             "\(drop): a step back to the first")
         #expect(activity == FactsStage.relationshipActivity(plainFirst), "\(drop): activity of a step back")
+        var healthBack = plainFirst
+        healthBack.healthDays = healthDays.advance(to: first)
+        #expect(Self.rows(healthBack).health == Self.rows(plainFirst).health, "\(drop): health days of a step back")
         let wantFirst = FactsStage.compute(
             plainFirst, config: config, asOf: ParsedInstant(instant: first, offsetSeconds: 0))
         let gotFirst = series.facts(asOf: ParsedInstant(instant: first, offsetSeconds: 0))

@@ -16,7 +16,10 @@
 /// (`AsOfCandidates`, `TaskRowSteps`): a workout log's event when it is not
 /// after the step; a status event or value entry decided once (accepted or
 /// a duplicate at every step) or, in a group with a row after the first
-/// step, by that step's duplicate test.
+/// step, by that step's duplicate test (`TaskRowDecisions`: a step tests
+/// again only the groups with a row between it and the step before). The
+/// days of activity are carried too: a count of accepted rows per
+/// relationship and day follows the rows whose fate changed.
 struct StepTaskFacts {
     private let tasks: [DailyTask]
     private let zones: ZoneCatalog

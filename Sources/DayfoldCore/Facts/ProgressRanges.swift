@@ -108,15 +108,6 @@ public enum ProgressCalculator {
         return row
     }
 
-    /// The Progress row for one user, metric and date range, alone.
-    static func range(
-        _ drop: IngestedDrop, _ table: ClientTable, _ metric: Metric, from: LocalDate, to: LocalDate,
-        options: ProgressOptions
-    ) -> ProgressRange {
-        var labels = CoverageLabels()
-        return range(drop, table, metric, from: from, to: to, options: options, labels: &labels)
-    }
-
     public static func ranges(_ drop: IngestedDrop, tables: [ClientTable], options: ProgressOptions) -> [ProgressRange]
     {
         var rows: [ProgressRange] = []

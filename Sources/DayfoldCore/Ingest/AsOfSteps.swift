@@ -190,25 +190,11 @@ struct AsOfSteps: Sendable {
 
     /// The last step's health days with each day that has a sample after
     /// the first step aggregated again from its samples not after `asOf`
-    /// (a day left without samples is gone, and so is a user left without days).
+    /// (a day left without samples is gone, and so is a user left without
+    /// days): a `StepHealthDays` taken to `asOf` in one step.
     private func healthDays(asOf: Instant) -> [String: [LocalDate: HealthDay]] {
-        var all = base.healthDays
-        let samples = candidates.healthSamples
-        for (user, days) in lateHealthDays {
-            var userDays = all[user] ?? [:]
-            for (day, positions) in days {
-                var aggregate = HealthDay()
-                for position in positions where samples[position].start <= asOf {
-                    let sample = samples[position]
-                    aggregate.add(
-                        sample.metric, sample.value, source: sample.source, start: sample.start, end: sample.end,
-                        order: sample.order)
-                }
-                userDays[day] = aggregate.records > 0 ? aggregate : nil
-            }
-            all[user] = userDays.isEmpty ? nil : userDays
-        }
-        return all
+        var steps = healthDaySteps()
+        return steps.advance(to: asOf)
     }
 }
 
@@ -316,15 +302,7 @@ struct TaskRowSteps: Sendable {
     /// `perStepPositions`): the rows a step as of `upTo` holds and one as of
     /// `after` does not.
     func perStepRows(between after: Instant, and upTo: Instant) -> ArraySlice<Int32> {
-        func firstAfter(_ instant: Instant) -> Int {
-            var (low, high) = (0, lateInstants.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if lateInstants[middle] <= instant { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
-        return lateByInstant[firstAfter(after)..<firstAfter(upTo)]
+        lateByInstant[lateInstants.countNotAfter(after)..<lateInstants.countNotAfter(upTo)]
     }
 
     /// Whether every step accepts the row at `position` (its group has no

@@ -67,7 +67,7 @@ struct StepHealthDays {
     private mutating func bringUp(_ state: inout (asOf: Instant, days: Days), to asOf: Instant) {
         let (low, high) = (min(state.asOf, asOf), max(state.asOf, asOf))
         var touched: [Int] = []
-        for index in firstStart(after: low)..<firstStart(after: high) {
+        for index in starts.countNotAfter(low)..<starts.countNotAfter(high) {
             let day = Int(dayOfStart[index])
             if !marked[day] {
                 marked[day] = true
@@ -90,15 +90,5 @@ struct StepHealthDays {
             if state.days[user]?.isEmpty == true { state.days[user] = nil }
         }
         state.asOf = asOf
-    }
-
-    /// The index of the first late sample starting after `instant`.
-    private func firstStart(after instant: Instant) -> Int {
-        var (low, high) = (0, starts.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if starts[middle] <= instant { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }

@@ -42,10 +42,12 @@ public enum FactsStage {
     /// status events it does not need, activity beside the outcomes); nil
     /// computes them here, beside the task side. `progressOptions`: the
     /// drop's, when a series made them once for all its steps.
+    /// `withSignals` false leaves `signals` empty, for a caller that
+    /// computes them apart (`computeSignals`) beside other work.
     static func facts(
         _ drop: IngestedDrop, outcomes: [TaskOutcome], client: ClientSide? = nil, activity: ActivityDays? = nil,
         days: [[RelationshipDay]]? = nil, config: PipelineConfig, asOf: ParsedInstant,
-        owned: Set<String>? = nil, progressOptions known: ProgressOptions? = nil
+        owned: Set<String>? = nil, progressOptions known: ProgressOptions? = nil, withSignals: Bool = true
     ) -> RunResult {
         let today = today(drop, asOf: asOf)
         let progressOptions = known ?? progressOptions(drop, config)
@@ -74,9 +76,11 @@ public enum FactsStage {
         let client = client ?? computing?.value() ?? clientSide(drop, config: config, asOf: asOf, owned: owned)
         let (clientTables, progress) = (client.tables, client.progress)
         let activity = activity ?? activitySide?.value() ?? activityDays(drop)
-        let signals = computeSignals(
-            drop, outcomes: outcomes, days: days, today: today, tables: clientTables, activity: activity,
-            options: progressOptions)
+        let signals =
+            withSignals
+            ? computeSignals(
+                drop, outcomes: outcomes, days: days, today: today, tables: clientTables, activity: activity,
+                options: progressOptions) : []
         var result = RunResult(
             drop: drop, asOf: asOf, outcomes: outcomes, relationshipDays: days, today: today, streaks: streaks,
             signals: signals, clientTables: clientTables, progress: progress)

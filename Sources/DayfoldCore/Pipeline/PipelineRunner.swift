@@ -533,9 +533,14 @@ public struct PipelineRunner {
                 months = written.months
             }
             writing = BackgroundValue { [months] in
+                // The signals (a tenth of a step's work) beside the other
+                // tables: this thread is the series' longest chain.
+                let signals = BackgroundValue { carried.signals() }
                 do throws(DayfoldError) {
                     return .success(
-                        try writeHistoryStep(carried.facts(), step: step, publisher: publisher, months: months))
+                        try writeHistoryStep(
+                            carried.facts(withSignals: false), signals: signals, step: step, publisher: publisher,
+                            months: months))
                 } catch {
                     return .failure(error)
                 }
@@ -553,13 +558,26 @@ public struct PipelineRunner {
     }
 
     /// One step's history tables, written as that step's plain run writes
-    /// its snapshots. Returns their paths, rows and SHA-256.
-    /// `months`: the step before's `relationship_days` month blocks.
+    /// its snapshots. Returns their paths, rows and SHA-256, in the
+    /// catalog's order. `result` comes without its risk signals, which
+    /// `signals` computes meanwhile: the tables built from them are written
+    /// last. `months`: the step before's `relationship_days` month blocks.
     private static func writeHistoryStep(
-        _ result: RunResult, step: ParsedInstant, publisher: OutputPublisher, months: MonthBlockChunks?
+        _ result: RunResult, signals: BackgroundValue<[RiskSignal]>, step: ParsedInstant,
+        publisher: OutputPublisher, months: MonthBlockChunks?
     ) throws(DayfoldError) -> HistoryStepWritten {
+        var result = result
+        var signalsTaken = false
         var written = HistoryStepWritten(outputs: [], months: nil)
-        for spec in OutputCatalog.history {
+        var outputs = [(String, Int, String)?](repeating: nil, count: OutputCatalog.history.count)
+        let order = OutputCatalog.history.indices.filter { !OutputCatalog.history[$0].fromSignals }
+            + OutputCatalog.history.indices.filter { OutputCatalog.history[$0].fromSignals }
+        for index in order {
+            let spec = OutputCatalog.history[index]
+            if spec.fromSignals && !signalsTaken {
+                result.signals = signals.value()
+                signalsTaken = true
+            }
             let path = AsOfSeries.path(table: spec.name, step: step)
             do {
                 try FileManager.default.createDirectory(
@@ -570,16 +588,17 @@ public struct PipelineRunner {
                     // months are the step before's chunks.
                     let (rows, digest, chunks) = try MonthBlockChunks.write(
                         result, to: publisher.path(path), previous: months)
-                    written.outputs.append((path, rows, digest))
+                    outputs[index] = (path, rows, digest)
                     written.months = chunks
                 } else {
                     let (rows, digest) = try TableWriters.writeParquet(spec.build(result), to: publisher.path(path))
-                    written.outputs.append((path, rows, digest))
+                    outputs[index] = (path, rows, digest)
                 }
             } catch {
                 throw DayfoldError(.output, "writing \(path) failed: \(error)")
             }
         }
+        written.outputs = outputs.compactMap { $0 }
         return written
     }
 

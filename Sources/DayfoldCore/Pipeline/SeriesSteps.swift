@@ -78,11 +78,19 @@ struct SeriesSteps {
         let progressOptions: ProgressOptions
         let asOf: ParsedInstant
 
-        /// The step's whole facts, as a plain run as of it computes them.
-        func facts() -> RunResult {
+        /// The step's whole facts, as a plain run as of it computes them;
+        /// `withSignals` false leaves the risk signals to `signals()`.
+        func facts(withSignals: Bool = true) -> RunResult {
             FactsStage.facts(
                 drop, outcomes: outcomes, client: client, activity: activity, days: days, config: config,
-                asOf: asOf, progressOptions: progressOptions)
+                asOf: asOf, progressOptions: progressOptions, withSignals: withSignals)
+        }
+
+        /// The step's risk signals, as `facts()` computes them.
+        func signals() -> [RiskSignal] {
+            FactsStage.computeSignals(
+                drop, outcomes: outcomes, days: days, today: FactsStage.today(drop, asOf: asOf),
+                tables: client.tables, activity: activity, options: progressOptions)
         }
     }
 }

@@ -30,6 +30,9 @@ struct OutputTableSpec: Sendable {
     /// known, beside the rest of the facts (the largest table, it would
     /// otherwise finish alone at the end).
     var fromOutcomes = false
+    /// Built from the risk signals alone of a run's facts: an as-of series
+    /// computes a step's signals beside the writing of its other tables.
+    var fromSignals = false
     var merge: Merge
     /// The DATE column whose months lay out the snapshot in blocks
     /// (`relationship_days`: its `snapshotLayout`); the merge of partitions
@@ -66,7 +69,7 @@ enum OutputCatalog {
             merge: .sorted(keyColumns: [0]), build: { ReportTables.progressRanges($0) }),
         OutputTableSpec(
             name: "risk_signals", report: "reports/risk_signals.csv", needsPush: false, history: true,
-            merge: .sorted(keyColumns: [0]), build: { ReportTables.riskSignals($0) }),
+            fromSignals: true, merge: .sorted(keyColumns: [0]), build: { ReportTables.riskSignals($0) }),
         OutputTableSpec(
             name: "streaks", report: "reports/streaks.csv", needsPush: false, history: true,
             merge: .sorted(keyColumns: [0]), build: { ReportTables.streaks($0) }),

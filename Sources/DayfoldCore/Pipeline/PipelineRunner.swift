@@ -570,7 +570,8 @@ public struct PipelineRunner {
         var signalsTaken = false
         var written = HistoryStepWritten(outputs: [], months: nil)
         var outputs = [(String, Int, String)?](repeating: nil, count: OutputCatalog.history.count)
-        let order = OutputCatalog.history.indices.filter { !OutputCatalog.history[$0].fromSignals }
+        let order =
+            OutputCatalog.history.indices.filter { !OutputCatalog.history[$0].fromSignals }
             + OutputCatalog.history.indices.filter { OutputCatalog.history[$0].fromSignals }
         for index in order {
             let spec = OutputCatalog.history[index]

@@ -14,12 +14,23 @@ public struct StreakSummary: Sendable {
 }
 
 public enum StreakCalculator {
-    /// Σcompleted / Σscored over the `window` dates ending at `last`; nil when nothing was scored.
+    /// Σcompleted / Σscored over the `window` dates ending at `last`; nil
+    /// when nothing was scored. `days` are in date order (as
+    /// `RelationshipDayBuilder` builds them): the window is found by a
+    /// binary search and only its days are read (a series reads every
+    /// relationship's whole history at every step otherwise).
     static func adherence(_ days: [RelationshipDay], endingAt last: LocalDate, window: Int) -> Double? {
         let first = last.adding(days: -(window - 1))
+        var low = 0
+        var high = days.count
+        while low < high {
+            let middle = (low + high) / 2
+            if days[middle].date < first { low = middle + 1 } else { high = middle }
+        }
         var completed = 0
         var scored = 0
-        for day in days where day.date >= first && day.date <= last {
+        for day in days[low...] {
+            if day.date > last { break }
             completed += day.completed
             scored += day.scored
         }

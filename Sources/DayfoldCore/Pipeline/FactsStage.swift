@@ -194,6 +194,42 @@ public enum FactsStage {
         _ drop: IngestedDrop, outcomes: [TaskOutcome], days: [[RelationshipDay]], today: [LocalDate],
         tables: [ClientTable], activity: ActivityDays, options: ProgressOptions
     ) -> [RiskSignal] {
+        computeSignals(
+            drop, outcomes: outcomes, days: days, today: today,
+            intakes: intakeChecks(drop, tables: tables, today: today, options: options), activity: activity)
+    }
+
+    /// Per relationship, the intake over its last seven closed days (nil
+    /// when its client has no day table; none for an ENDED relationship):
+    /// the only figures the signals take from the client tables, so a series
+    /// step finds them beside its client tables and lets go of those.
+    static func intakeChecks(
+        _ drop: IngestedDrop, tables: [ClientTable], today: [LocalDate], options: ProgressOptions
+    ) -> [IntakeCheck?] {
+        var tableByUser: [String: ClientTable] = [:]
+        for table in tables { tableByUser[table.user] = table }
+        var labels = ProgressCalculator.CoverageLabels()
+        return drop.relationships.indices.map { index in
+            let relationship = drop.relationships[index]
+            guard relationship.effectiveStatus != "ENDED", let table = tableByUser[relationship.clientUserID] else {
+                return nil
+            }
+            let from = today[index].adding(days: -7)
+            let to = today[index].adding(days: -1)
+            let range = ProgressCalculator.range(
+                drop, table, .energyKcal, from: from, to: to, options: options, labels: &labels)
+            return IntakeCheck(
+                from: from, to: to, daysWithData: range.daysWithData, average: range.average, target: range.target,
+                confirmed: range.targetProvenance == "CONFIRMED", source: range.source)
+        }
+    }
+
+    /// The risk signals from the outcomes, day tables, activity and
+    /// `intakes` (`intakeChecks`).
+    static func computeSignals(
+        _ drop: IngestedDrop, outcomes: [TaskOutcome], days: [[RelationshipDay]], today: [LocalDate],
+        intakes: [IntakeCheck?], activity: ActivityDays
+    ) -> [RiskSignal] {
         let count = drop.relationships.count
         var checkIns = [[(LocalDate, Int, OutcomeKind)]](repeating: [], count: count)
         var skips = [[(LocalDate, Int, String?)]](repeating: [], count: count)
@@ -211,27 +247,14 @@ public enum FactsStage {
         }
         let (tasks, taskIDs) = (drop.tasks, drop.taskIDs)
         let taskID = { (task: Int) in String(decoding: taskIDs[tasks[task].id], as: UTF8.self) }
-        var tableByUser: [String: ClientTable] = [:]
-        for table in tables { tableByUser[table.user] = table }
         var signals: [RiskSignal] = []
-        var labels = ProgressCalculator.CoverageLabels()
         for (index, relationship) in drop.relationships.enumerated() where relationship.effectiveStatus != "ENDED" {
             let user = relationship.clientUserID
-            var intake: IntakeCheck?
-            if let table = tableByUser[user] {
-                let from = today[index].adding(days: -7)
-                let to = today[index].adding(days: -1)
-                let range = ProgressCalculator.range(
-                    drop, table, .energyKcal, from: from, to: to, options: options, labels: &labels)
-                intake = IntakeCheck(
-                    from: from, to: to, daysWithData: range.daysWithData, average: range.average, target: range.target,
-                    confirmed: range.targetProvenance == "CONFIRMED", source: range.source)
-            }
             let input = SignalInputs(
                 relationship: index, today: today[index], days: days[index], checkIns: checkIns[index],
                 skips: skips[index], taskID: taskID,
                 activeDays: activity.byRelationship[index], moreActiveDays: activity.journalByUser[user] ?? [],
-                intake: intake)
+                intake: intakes[index])
             signals += RiskSignalCalculator.signals(input)
         }
         return signals

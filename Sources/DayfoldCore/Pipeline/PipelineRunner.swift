@@ -526,7 +526,7 @@ public struct PipelineRunner {
         // step takes where its months are unchanged (`MonthBlockChunks`).
         var months: MonthBlockChunks?
         for step in steps {
-            let carried = series.carried(asOf: step)
+            let carried = series.carried(asOf: step, keepingClientTables: false)
             if let writing {
                 let written = try writing.value().get()
                 outputs += written.outputs

@@ -39,7 +39,12 @@ struct SeriesSteps {
     /// client day tables), whose remaining facts (`Step.facts()`: streaks,
     /// signals, push summaries) read nothing the next step changes: a
     /// series takes the next step while they are computed.
-    mutating func carried(asOf step: ParsedInstant) -> Step {
+    /// `keepingClientTables` false leaves the step's client tables out of
+    /// it (its Progress ranges and the signals' intake checks are found
+    /// beside them): the history tables take nothing else from them, and a
+    /// step that held them would make the next step copy every user's days
+    /// to carry them on.
+    mutating func carried(asOf step: ParsedInstant, keepingClientTables: Bool = true) -> Step {
         let journal = derived.journalWinners(asOf: step.instant)
         let drop = derived.drop(
             asOf: step.instant, taskRows: false, journal: journal, healthDays: healthDays.advance(to: step.instant))
@@ -51,18 +56,20 @@ struct SeriesSteps {
             let changed = previous.flatMap { derived.changedClientDays(from: $0, to: journal) }
             let tables = clientTables.advance(drop, asOf: step, journalByUser: journalByUser, changed: changed)
             let progress = ProgressCalculator.ranges(drop, tables: tables, options: progressOptions)
+            let intakes = FactsStage.intakeChecks(
+                drop, tables: tables, today: FactsStage.today(drop, asOf: step), options: progressOptions)
             return (
-                FactsStage.ClientSide(tables: tables, progress: progress),
+                FactsStage.ClientSide(tables: keepingClientTables ? tables : [], progress: progress), intakes,
                 FactsStage.journalActivity(journalByUser)
             )
         }
         let (outcomes, byRelationship, recomputed) = taskFacts.advance(to: step.instant)
         let tables = days.advance(
             drop, outcomes: outcomes, recomputed: recomputed, today: FactsStage.today(drop, asOf: step))
-        let (client, journalDays) = clientSide.value()
+        let (client, intakes, journalDays) = clientSide.value()
         self.previous = journal
         return Step(
-            drop: drop, outcomes: outcomes, client: client,
+            drop: drop, outcomes: outcomes, client: client, intakes: intakes,
             activity: FactsStage.ActivityDays(byRelationship: byRelationship, journalByUser: journalDays),
             days: tables, config: config, progressOptions: progressOptions, asOf: step)
     }
@@ -71,7 +78,10 @@ struct SeriesSteps {
     struct Step: Sendable {
         let drop: IngestedDrop
         let outcomes: [TaskOutcome]
+        /// Its client tables are empty unless the series keeps them.
         let client: FactsStage.ClientSide
+        /// The signals' intake checks (`FactsStage.intakeChecks`).
+        let intakes: [IntakeCheck?]
         let activity: FactsStage.ActivityDays
         let days: [[RelationshipDay]]
         let config: PipelineConfig
@@ -81,16 +91,18 @@ struct SeriesSteps {
         /// The step's whole facts, as a plain run as of it computes them;
         /// `withSignals` false leaves the risk signals to `signals()`.
         func facts(withSignals: Bool = true) -> RunResult {
-            FactsStage.facts(
+            var result = FactsStage.facts(
                 drop, outcomes: outcomes, client: client, activity: activity, days: days, config: config,
-                asOf: asOf, progressOptions: progressOptions, withSignals: withSignals)
+                asOf: asOf, progressOptions: progressOptions, withSignals: false)
+            if withSignals { result.signals = signals() }
+            return result
         }
 
-        /// The step's risk signals, as `facts()` computes them.
+        /// The step's risk signals, as a plain run computes them.
         func signals() -> [RiskSignal] {
             FactsStage.computeSignals(
-                drop, outcomes: outcomes, days: days, today: FactsStage.today(drop, asOf: asOf),
-                tables: client.tables, activity: activity, options: progressOptions)
+                drop, outcomes: outcomes, days: days, today: FactsStage.today(drop, asOf: asOf), intakes: intakes,
+                activity: activity)
         }
     }
 }

@@ -3,11 +3,12 @@
 /// the tasks it can change, instead of every task from every event.
 ///
 /// Why that is exact. A task's outcome reads its accepted events and value
-/// entries, and reads the as-of only in two tests (`asOf >=` the start of
-/// the day after the task's, and `asOf >=` its deadline, which is later);
-/// once true, both stay true as the steps move forward. So between two
-/// steps a task's outcome can change only if one of its rows was accepted
-/// at one and not at the other, or its deadline is after the earlier step.
+/// entries, and reads the as-of only in two tests (`asOf >=` its deadline,
+/// and for a value task `asOf >=` the start of the day after the task's).
+/// So between two steps a task's outcome can change only if one of its
+/// rows was accepted at one and not at the other, or one of those two
+/// instants lies after the earlier step and not after the later one (a
+/// task due after both steps stays OPEN: it is not computed again).
 /// The days of activity are a union over the accepted rows: the rows every
 /// step accepts are gathered once, and a step adds the days of the others
 /// it accepts.
@@ -38,6 +39,9 @@ struct StepTaskFacts {
     private let entryGroups: TaskIndexGroups
     private let entryRows: [Int32]
     private let deadlines: [Instant]
+    /// For a value task, the start of the day after its day (its outcome
+    /// tests whether the as-of has reached it); a far future otherwise.
+    private let dayAfterStarts: [Instant]
     /// Whether the current step accepts each event (positions as in
     /// `eventRows`) and each value entry.
     private var eventLive: [Bool]
@@ -72,6 +76,10 @@ struct StepTaskFacts {
     /// copied into their pages (a fresh array of a million outcomes was
     /// faulted in again at every step).
     private var spare: [TaskOutcome] = []
+    /// The tasks whose outcomes in `spare` may differ from `outcomes` (nil:
+    /// any): a step brings the spare up to the last step by copying those
+    /// only (a few thousand of a million once the steps are in order).
+    private var spareBehind: [Int]?
     private var previous: Instant?
 
     init(
@@ -118,6 +126,11 @@ struct StepTaskFacts {
         entryGroups = TaskIndexGroups(taskCount: tasks.count, entryTasks)
         var deadlineOf = TaskOutcomeCalculator.Deadlines(zones)
         deadlines = tasks.map { deadlineOf.of($0) }
+        let catalog = self.zones
+        dayAfterStarts = tasks.map {
+            $0.valueTask && !$0.informational
+                ? catalog.startOfDay($0.zone, $0.localDate.adding(days: 1)) : Instant(micros: .max)
+        }
 
         // Every step accepts a log's event not after the first step and an
         // event or entry decided as accepted; the others start left out.
@@ -233,23 +246,32 @@ struct StepTaskFacts {
         }
         var recomputed: [Int]?
         if let earlier = previous, asOf >= earlier {
-            let again = tasks.indices.filter { changed[$0] || deadlines[$0] > earlier }
+            let dayAfterStarts = dayAfterStarts
+            let again = tasks.indices.filter {
+                changed[$0] || (deadlines[$0] > earlier && deadlines[$0] <= asOf)
+                    || (dayAfterStarts[$0] > earlier && dayAfterStarts[$0] <= asOf)
+            }
             // The last step's outcomes are still read (its facts are written
-            // beside this step): this step's start as their copy, in the
-            // spare's pages when no one holds the spare any more.
+            // beside this step): this step starts from the spare (the step
+            // before the last's), brought up to the last step where the two
+            // differ, in its own pages when no one holds it any more.
             var next: [TaskOutcome] = []
             swap(&next, &spare)
-            if next.count == outcomes.count {
+            if next.count == outcomes.count, let behind = spareBehind {
+                for index in behind { next[index] = outcomes[index] }
+            } else if next.count == outcomes.count {
                 next.replaceSubrange(next.indices, with: outcomes)
             } else {
                 next = outcomes
             }
             for index in again { next[index] = outcome(index) }
             spare = outcomes
+            spareBehind = again
             outcomes = next
             recomputed = again
         } else {
             outcomes = tasks.indices.map(outcome)
+            spareBehind = nil
         }
         previous = asOf
         return (outcomes, activity, recomputed)

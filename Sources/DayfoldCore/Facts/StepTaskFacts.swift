@@ -39,6 +39,11 @@ struct StepTaskFacts {
     private let entryGroups: TaskIndexGroups
     private let entryRows: [Int32]
     private let deadlines: [Instant]
+    /// The tasks whose outcome a risk rule may read at some step, in task
+    /// order: the check-ins, and the tasks with a skip event some step may
+    /// accept (`FactsStage.computeSignals(…, readingOnly:)`; a step's signals
+    /// passed over all million outcomes and tasks to find them).
+    let signalTasks: [Int]
     /// For a value task, the start of the day after its day (its outcome
     /// tests whether the as-of has reached it); a far future otherwise.
     private let dayAfterStarts: [Instant]
@@ -108,6 +113,15 @@ struct StepTaskFacts {
         }
         self.eventRows = eventRows
         eventGroups = TaskIndexGroups(taskCount: tasks.count, eventTasks)
+        var readBySignals = [Bool](repeating: false, count: tasks.count)
+        if let checkIn = base.taskKinds.firstIndex(of: "CHECK_IN").map(Int32.init) {
+            for (index, task) in tasks.enumerated() where task.kind == checkIn { readBySignals[index] = true }
+        }
+        for row in eventRows {
+            let event = Int(row) < logCount ? logEvents[Int(row)] : events.rows[Int(row) - logCount]
+            if event.toStatus == .skipped { readBySignals[event.task] = true }
+        }
+        signalTasks = readBySignals.indices.filter { readBySignals[$0] }
         var entryRows: [Int32] = []
         var entryTasks: [Int] = []
         for position in 0..<values.count where valueSteps.everAccepted(position) && values.rows[position].accepted {

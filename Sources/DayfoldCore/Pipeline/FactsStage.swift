@@ -225,17 +225,20 @@ public enum FactsStage {
     }
 
     /// The risk signals from the outcomes, day tables, activity and
-    /// `intakes` (`intakeChecks`).
+    /// `intakes` (`intakeChecks`). `readingOnly`: the outcomes a rule may
+    /// read (check-ins and tasks with a skip event, in task order, each
+    /// outcome at its task's index), when a series found them once for all
+    /// its steps; nil passes over every outcome.
     static func computeSignals(
         _ drop: IngestedDrop, outcomes: [TaskOutcome], days: [[RelationshipDay]], today: [LocalDate],
-        intakes: [IntakeCheck?], activity: ActivityDays
+        intakes: [IntakeCheck?], activity: ActivityDays, readingOnly: [Int]? = nil
     ) -> [RiskSignal] {
         let count = drop.relationships.count
         var checkIns = [[(LocalDate, Int, OutcomeKind)]](repeating: [], count: count)
         var skips = [[(LocalDate, Int, String?)]](repeating: [], count: count)
         let checkIn = drop.taskKinds.firstIndex(of: "CHECK_IN").map(Int32.init) ?? -1
-        for index in outcomes.indices {
-            guard let kind = outcomes[index].kind else { continue }
+        func read(_ index: Int) {
+            guard let kind = outcomes[index].kind else { return }
             let task = drop.tasks[outcomes[index].task]
             if task.kind == checkIn && (kind == .completed || kind == .skipped || kind == .missed) {
                 checkIns[task.relationship].append((task.localDate, outcomes[index].task, kind))
@@ -244,6 +247,11 @@ public enum FactsStage {
                 skips[task.relationship].append(
                     (task.localDate, outcomes[index].task, drop.eventReason(outcomes[index].skipReason)))
             }
+        }
+        if let readingOnly {
+            for index in readingOnly { read(index) }
+        } else {
+            for index in outcomes.indices { read(index) }
         }
         let (tasks, taskIDs) = (drop.tasks, drop.taskIDs)
         let taskID = { (task: Int) in String(decoding: taskIDs[tasks[task].id], as: UTF8.self) }

@@ -69,7 +69,7 @@ struct SeriesSteps {
         let (client, intakes, journalDays) = clientSide.value()
         self.previous = journal
         return Step(
-            drop: drop, outcomes: outcomes, client: client, intakes: intakes,
+            drop: drop, outcomes: outcomes, signalTasks: taskFacts.signalTasks, client: client, intakes: intakes,
             activity: FactsStage.ActivityDays(byRelationship: byRelationship, journalByUser: journalDays),
             days: tables, config: config, progressOptions: progressOptions, asOf: step)
     }
@@ -78,6 +78,8 @@ struct SeriesSteps {
     struct Step: Sendable {
         let drop: IngestedDrop
         let outcomes: [TaskOutcome]
+        /// The outcomes the signals may read (`StepTaskFacts.signalTasks`).
+        let signalTasks: [Int]
         /// Its client tables are empty unless the series keeps them.
         let client: FactsStage.ClientSide
         /// The signals' intake checks (`FactsStage.intakeChecks`).
@@ -102,7 +104,7 @@ struct SeriesSteps {
         func signals() -> [RiskSignal] {
             FactsStage.computeSignals(
                 drop, outcomes: outcomes, days: days, today: FactsStage.today(drop, asOf: asOf), intakes: intakes,
-                activity: activity)
+                activity: activity, readingOnly: signalTasks)
         }
     }
 }

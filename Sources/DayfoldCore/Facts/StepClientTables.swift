@@ -49,11 +49,14 @@ final class StepClientTables: Sendable {
                 previous[next].days = []
                 next += 1
             }
-            guard let changed, var table = carried, today >= table.today, let first = table.days.first?.date,
+            let requestedBefore = carried?.requestedDietarySource
+            // Moved out of `carried`, so that `table` holds its days alone
+            // (a second reference made growing them copy every day).
+            guard let changed, var table = carried.take(), today >= table.today,
+                let first = table.days.first?.date,
                 first == ClientDayBuilder.firstDay(drop, user: user, journal: journal)
             else {
-                let requested =
-                    carried?.requestedDietarySource ?? ProgressCalculator.requestedSource(drop, user, .energyKcal)
+                let requested = requestedBefore ?? ProgressCalculator.requestedSource(drop, user, .energyKcal)
                 result.append(
                     ClientDayBuilder.table(drop, user: user, today: today, requested: requested, journal: journal))
                 continue

@@ -114,7 +114,7 @@ struct StepTaskFacts {
         self.eventRows = eventRows
         eventGroups = TaskIndexGroups(taskCount: tasks.count, eventTasks)
         var readBySignals = [Bool](repeating: false, count: tasks.count)
-        if let checkIn = base.taskKinds.firstIndex(of: "CHECK_IN").map(Int32.init) {
+        if let checkIn = base.checkInKind {
             for (index, task) in tasks.enumerated() where task.kind == checkIn { readBySignals[index] = true }
         }
         for row in eventRows {

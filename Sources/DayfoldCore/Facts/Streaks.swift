@@ -21,15 +21,9 @@ public enum StreakCalculator {
     /// relationship's whole history at every step otherwise).
     static func adherence(_ days: [RelationshipDay], endingAt last: LocalDate, window: Int) -> Double? {
         let first = last.adding(days: -(window - 1))
-        var low = 0
-        var high = days.count
-        while low < high {
-            let middle = (low + high) / 2
-            if days[middle].date < first { low = middle + 1 } else { high = middle }
-        }
         var completed = 0
         var scored = 0
-        for day in days[low...] {
+        for day in days[days.partitionPoint { $0.date < first }...] {
             if day.date > last { break }
             completed += day.completed
             scored += day.scored

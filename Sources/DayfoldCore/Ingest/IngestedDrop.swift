@@ -78,6 +78,9 @@ public struct IngestedDrop: Sendable {
         return drop
     }
 
+    /// The index of the CHECK_IN kind in `taskKinds` (the signals read check-ins), if the drop has one.
+    var checkInKind: Int32? { taskKinds.firstIndex(of: "CHECK_IN").map(Int32.init) }
+
     /// The text of an event reason index (`StatusEvent.reason`, `TaskOutcome.skipReason`).
     func eventReason(_ index: Int32?) -> String? {
         index.map { eventReasons[Int($0)] }

@@ -176,12 +176,5 @@ enum InstantParser {
 extension [Instant] {
     /// In instants sorted oldest first: how many are not after `instant`
     /// (the index of the first after it), by binary search.
-    func countNotAfter(_ instant: Instant) -> Int {
-        var (low, high) = (0, count)
-        while low < high {
-            let middle = (low + high) / 2
-            if self[middle] <= instant { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
+    func countNotAfter(_ instant: Instant) -> Int { partitionPoint { $0 <= instant } }
 }

@@ -236,7 +236,7 @@ public enum FactsStage {
         let count = drop.relationships.count
         var checkIns = [[(LocalDate, Int, OutcomeKind)]](repeating: [], count: count)
         var skips = [[(LocalDate, Int, String?)]](repeating: [], count: count)
-        let checkIn = drop.taskKinds.firstIndex(of: "CHECK_IN").map(Int32.init) ?? -1
+        let checkIn = drop.checkInKind ?? -1
         func read(_ index: Int) {
             guard let kind = outcomes[index].kind else { return }
             let task = drop.tasks[outcomes[index].task]

@@ -567,18 +567,10 @@ public struct PipelineRunner {
         publisher: OutputPublisher, months: MonthBlockChunks?
     ) throws(DayfoldError) -> HistoryStepWritten {
         var result = result
-        var signalsTaken = false
         var written = HistoryStepWritten(outputs: [], months: nil)
         var outputs = [(String, Int, String)?](repeating: nil, count: OutputCatalog.history.count)
-        let order =
-            OutputCatalog.history.indices.filter { !OutputCatalog.history[$0].fromSignals }
-            + OutputCatalog.history.indices.filter { OutputCatalog.history[$0].fromSignals }
-        for index in order {
+        func write(_ index: Int) throws(DayfoldError) {
             let spec = OutputCatalog.history[index]
-            if spec.fromSignals && !signalsTaken {
-                result.signals = signals.value()
-                signalsTaken = true
-            }
             let path = AsOfSeries.path(table: spec.name, step: step)
             do {
                 try FileManager.default.createDirectory(
@@ -599,6 +591,10 @@ public struct PipelineRunner {
                 throw DayfoldError(.output, "writing \(path) failed: \(error)")
             }
         }
+        let history = OutputCatalog.history
+        for index in history.indices where !history[index].fromSignals { try write(index) }
+        result.signals = signals.value()
+        for index in history.indices where history[index].fromSignals { try write(index) }
         written.outputs = outputs.compactMap { $0 }
         return written
     }

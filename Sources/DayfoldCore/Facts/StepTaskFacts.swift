@@ -39,11 +39,11 @@ struct StepTaskFacts {
     private let entryGroups: TaskIndexGroups
     private let entryRows: [Int32]
     private let deadlines: [Instant]
-    /// The tasks whose outcome a risk rule may read at some step, in task
-    /// order: the check-ins, and the tasks with a skip event some step may
-    /// accept (`FactsStage.computeSignals(…, readingOnly:)`; a step's signals
-    /// passed over all million outcomes and tasks to find them).
-    let signalTasks: [Int]
+    /// The tasks whose outcome a risk rule may read at some step, per
+    /// relationship: the check-ins, and the tasks with a skip event some
+    /// step may accept (`FactsStage.computeSignals(…, readingOnly:)`; a
+    /// step's signals passed over all million outcomes and tasks to find them).
+    let signalTasks: SignalTasks
     /// For a value task, the start of the day after its day (its outcome
     /// tests whether the as-of has reached it); a far future otherwise.
     private let dayAfterStarts: [Instant]
@@ -113,15 +113,14 @@ struct StepTaskFacts {
         }
         self.eventRows = eventRows
         eventGroups = TaskIndexGroups(taskCount: tasks.count, eventTasks)
-        var readBySignals = [Bool](repeating: false, count: tasks.count)
-        if let checkIn = base.checkInKind {
-            for (index, task) in tasks.enumerated() where task.kind == checkIn { readBySignals[index] = true }
-        }
+        let checkIn = base.checkInKind
+        var skippable = [Bool](repeating: false, count: tasks.count)
         for row in eventRows {
             let event = Int(row) < logCount ? logEvents[Int(row)] : events.rows[Int(row) - logCount]
-            if event.toStatus == .skipped { readBySignals[event.task] = true }
+            if event.toStatus == .skipped { skippable[event.task] = true }
         }
-        signalTasks = readBySignals.indices.filter { readBySignals[$0] }
+        signalTasks = SignalTasks(
+            base, isCheckIn: tasks.map { checkIn != nil && $0.kind == checkIn }, isSkippable: skippable)
         var entryRows: [Int32] = []
         var entryTasks: [Int] = []
         for position in 0..<values.count where valueSteps.everAccepted(position) && values.rows[position].accepted {

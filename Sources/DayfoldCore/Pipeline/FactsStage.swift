@@ -225,13 +225,12 @@ public enum FactsStage {
     }
 
     /// The risk signals from the outcomes, day tables, activity and
-    /// `intakes` (`intakeChecks`). `readingOnly`: the outcomes a rule may
-    /// read (check-ins and tasks with a skip event, in task order, each
-    /// outcome at its task's index), when a series found them once for all
-    /// its steps; nil passes over every outcome.
+    /// `intakes` (`intakeChecks`). `readingOnly`: the tasks a rule may read,
+    /// per relationship (each outcome at its task's index), when a series
+    /// found them once for all its steps; nil passes over every outcome.
     static func computeSignals(
         _ drop: IngestedDrop, outcomes: [TaskOutcome], days: [[RelationshipDay]], today: [LocalDate],
-        intakes: [IntakeCheck?], activity: ActivityDays, readingOnly: [Int]? = nil
+        intakes: [IntakeCheck?], activity: ActivityDays, readingOnly: SignalTasks? = nil
     ) -> [RiskSignal] {
         let count = drop.relationships.count
         var checkIns = [[(LocalDate, Int, OutcomeKind)]](repeating: [], count: count)
@@ -248,9 +247,7 @@ public enum FactsStage {
                     (task.localDate, outcomes[index].task, drop.eventReason(outcomes[index].skipReason)))
             }
         }
-        if let readingOnly {
-            for index in readingOnly { read(index) }
-        } else {
+        if readingOnly == nil {
             for index in outcomes.indices { read(index) }
         }
         let (tasks, taskIDs) = (drop.tasks, drop.taskIDs)
@@ -259,8 +256,11 @@ public enum FactsStage {
         for (index, relationship) in drop.relationships.enumerated() where relationship.effectiveStatus != "ENDED" {
             let user = relationship.clientUserID
             let input = SignalInputs(
-                relationship: index, today: today[index], days: days[index], checkIns: checkIns[index],
-                skips: skips[index], taskID: taskID,
+                relationship: index, today: today[index], days: days[index],
+                checkIns: readingOnly?.checkIns(index, today: today[index], outcomes: outcomes, drop: drop)
+                    ?? checkIns[index],
+                skips: readingOnly?.skips(index, today: today[index], outcomes: outcomes, drop: drop) ?? skips[index],
+                taskID: taskID,
                 activeDays: activity.byRelationship[index], moreActiveDays: activity.journalByUser[user] ?? [],
                 intake: intakes[index])
             signals += RiskSignalCalculator.signals(input)

@@ -79,7 +79,7 @@ struct SeriesSteps {
         let drop: IngestedDrop
         let outcomes: [TaskOutcome]
         /// The outcomes the signals may read (`StepTaskFacts.signalTasks`).
-        let signalTasks: [Int]
+        let signalTasks: SignalTasks
         /// Its client tables are empty unless the series keeps them.
         let client: FactsStage.ClientSide
         /// The signals' intake checks (`FactsStage.intakeChecks`).

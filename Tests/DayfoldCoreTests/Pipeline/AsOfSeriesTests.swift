@@ -128,6 +128,92 @@ import Testing
         #expect(series == last)
     }
 
+    /// A step's risk rules read only the check-ins and skips they need
+    /// (`SignalTasks`), so the rules' own reading is checked step by step
+    /// against plain runs, on days worked out by hand (London, UTC in March;
+    /// a check-in's deadline is the start of its date + 2). Check-ins:
+    /// k1 03-04 done, k2 03-05 missed, k3a and k3b on 03-06 (k3b done, k3a
+    /// missed), k4 03-07 and k5 03-08 missed, k6 03-09 done on 03-11 after
+    /// its deadline, k8 03-12 done ahead, on 03-10. Newest first, on 03-06
+    /// the greater id first, the walk stops at k3b: as of 03-10 k6 is open
+    /// and passed over (k4, k5: 2 missed), as of 03-11 it is missed (3);
+    /// k8, done but after today, is not walked before 03-12, and from then
+    /// on ends the walk at once.
+    /// Skips for pain: h0 03-05 (INJURY) leaves the 7-day window at 03-12,
+    /// h1 03-10 (PAIN) stays.
+    @Test func aStepsSignalsReadTheCheckInsAndSkipsAPlainRunReads() throws {
+        let drop = try HandMadeDrop([
+            "subjects/relationships.csv": """
+            relationship_id,client_user_id,coach_user_id,workspace_id,status,started_on,ended_on
+            r1,u1,c1,w1,ACTIVE,2026-03-01,
+
+            """,
+            "subjects/timezones.csv": "user_id,timezone,effective_from\nu1,Europe/London,2020-01-01T00:00:00Z\n",
+            "tasks/instances/instances-000.csv": """
+            id,relationship_id,local_date,timezone,task_kind,source_key,status,action_schema
+            k1,r1,2026-03-04,Europe/London,CHECK_IN,check:k1,PENDING,
+            k2,r1,2026-03-05,Europe/London,CHECK_IN,check:k2,PENDING,
+            k3b,r1,2026-03-06,Europe/London,CHECK_IN,check:k3b,PENDING,
+            k3a,r1,2026-03-06,Europe/London,CHECK_IN,check:k3a,PENDING,
+            k4,r1,2026-03-07,Europe/London,CHECK_IN,check:k4,PENDING,
+            k5,r1,2026-03-08,Europe/London,CHECK_IN,check:k5,PENDING,
+            k6,r1,2026-03-09,Europe/London,CHECK_IN,check:k6,PENDING,
+            k8,r1,2026-03-12,Europe/London,CHECK_IN,check:k8,PENDING,
+            h0,r1,2026-03-05,Europe/London,HABIT,habit:h0,PENDING,
+            h1,r1,2026-03-10,Europe/London,HABIT,habit:h1,PENDING,
+
+            """,
+            "tasks/status_events/events-000.csv": """
+            id,daily_task_instance_id,relationship_id,to_status,occurred_at,reason,device_id,client_operation_id
+            e1,k1,r1,COMPLETED,2026-03-04T10:00:00Z,,d1,op1
+            e3,k3b,r1,COMPLETED,2026-03-06T10:00:00Z,,d1,op3
+            e6,k6,r1,COMPLETED,2026-03-11T15:00:00Z,,d1,op6
+            e8,k8,r1,COMPLETED,2026-03-10T08:00:00Z,,d1,op8
+            s0,h0,r1,SKIPPED,2026-03-05T09:00:00Z,INJURY,d1,op10
+            s1,h1,r1,SKIPPED,2026-03-10T09:00:00Z,PAIN,d1,op11
+
+            """,
+        ])
+        defer { drop.remove() }
+        let series = drop.root.appendingPathComponent("series")
+        let run = try DayfoldProcess.run([
+            "run", "--input", drop.drop.path, "--output", series.path, "--as-of-series",
+            "2026-03-10T12:00:00Z..2026-03-14T12:00:00Z",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        // Each signal's columns up to its evidence: the check-ins a walk
+        // counted, the pain skips in the window.
+        let missed2 = #"MISSED_CHECK_INS,HIGH,2026-03-07,2026-03-08,"{""count"":2,""task_ids"":[""k4"",""k5""]}""#
+        let missed3 =
+            #"MISSED_CHECK_INS,HIGH,2026-03-07,2026-03-09,"{""count"":3,""task_ids"":[""k4"",""k5"",""k6""]}""#
+        let pain2 =
+            #"PAIN_REPORTED,HIGH,2026-03-05,2026-03-10,"{""count"":2,""reasons"":[""INJURY"",""PAIN""],"#
+            + #"""task_ids"":[""h0"",""h1""]}""#
+        let pain1 =
+            #"PAIN_REPORTED,HIGH,2026-03-10,2026-03-10,"{""count"":1,""reasons"":[""PAIN""],""task_ids"":[""h1""]}""#
+        let expected = ["10": [missed2, pain2], "11": [missed3, pain2], "12": [pain1], "13": [pain1], "14": [pain1]]
+        for (day, signals) in expected {
+            let plain = drop.root.appendingPathComponent("plain-\(day)")
+            let result = try DayfoldProcess.run([
+                "run", "--input", drop.drop.path, "--output", plain.path, "--as-of", "2026-03-\(day)T12:00:00Z",
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            let report = try String(
+                contentsOf: plain.appendingPathComponent("reports/risk_signals.csv"), encoding: .utf8)
+            let read = report.split(separator: "\n").filter {
+                $0.contains(",MISSED_CHECK_INS,") || $0.contains(",PAIN_REPORTED,")
+            }
+            #expect(
+                read.count == signals.count
+                    && zip(read, signals).allSatisfy { $0.hasPrefix("r1,u1,2026-03-\(day),\($1),") },
+                "as of 2026-03-\(day): \(read)")
+            let part = "history/risk_signals/as_of_date=2026-03-\(day)/part-0.parquet"
+            #expect(
+                try Data(contentsOf: series.appendingPathComponent(part))
+                    == Data(contentsOf: plain.appendingPathComponent("snapshots/risk_signals.parquet")), "\(part)")
+        }
+    }
+
     @Test func aSeriesWithAnAsOfIsAUsageError() throws {
         let root = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -44,16 +44,17 @@ public struct ClientTable: Sendable {
     /// for a metric the journal does not give).
     func value(_ metric: Metric, _ source: ProgressSource, _ date: LocalDate) -> Double? {
         var found: Double?
-        forEachValue(metric, source, from: date, through: date) { found = $0 }
+        forEachValue(metric, source, from: date, through: date) { found = $1 }
         return found
     }
 
     /// Calls `body` with each value of a metric from one source on the days
-    /// `from`…`through` the table holds, in date order (the order Progress
+    /// `from`…`through` the table holds, and its date, in date order (the order Progress
     /// sums them in). The days are read in place: copying each `ClientDay`
     /// out (a String to retain and release) was most of Progress's time.
     func forEachValue(
-        _ metric: Metric, _ source: ProgressSource, from: LocalDate, through: LocalDate, _ body: (Double) -> Void
+        _ metric: Metric, _ source: ProgressSource, from: LocalDate, through: LocalDate,
+        _ body: (LocalDate, Double) -> Void
     ) {
         guard let first = days.first?.date, from <= through else { return }
         let lower = Swift.max(0, Int(from.days - first.days))
@@ -61,9 +62,11 @@ public struct ClientTable: Sendable {
         guard lower < upper else { return }
         if source == .journal {
             guard let nutrient = metric.journalIndex else { return }
-            for index in lower..<upper { if let value = days[index].journal[nutrient] { body(value) } }
+            for index in lower..<upper {
+                if let value = days[index].journal[nutrient] { body(days[index].date, value) }
+            }
         } else {
-            for index in lower..<upper { if let value = days[index].health[metric] { body(value) } }
+            for index in lower..<upper { if let value = days[index].health[metric] { body(days[index].date, value) } }
         }
     }
 }

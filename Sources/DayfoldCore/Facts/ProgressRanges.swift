@@ -30,17 +30,33 @@ public struct ProgressRange: Sendable {
 
 public struct ProgressOptions: Sendable {
     public var windows: [Int]
-    public var defaultTargets: [String: Double]
-    /// goals.csv rows by "user|metric", in (effective_on, file order) order.
-    var goals: [String: [Goal]] = [:]
+    public var defaultTargets: [String: Double] {
+        didSet { defaultTargetAt = Self.byPosition(defaultTargets) }
+    }
+    /// goals.csv rows by user, then by metric name, in (effective_on, file
+    /// order) order: one lookup per user and a step of an as-of series
+    /// makes no key String per user and metric.
+    var goals: [String: [String: [Goal]]] = [:]
+    /// `defaultTargets` by metric position (`Metric.position`): a range
+    /// reads its metric's default without hashing the metric's name.
+    private(set) var defaultTargetAt: [Double?] = []
 
     public init(windows: [Int], defaultTargets: [String: Double], goals: [Goal] = []) {
         self.windows = windows
         self.defaultTargets = defaultTargets
-        for goal in goals { self.goals["\(goal.userID)|\(goal.metric)", default: []].append(goal) }
-        for key in self.goals.keys {
-            self.goals[key]?.sort { ($0.effectiveOn, $0.order) < ($1.effectiveOn, $1.order) }
+        defaultTargetAt = Self.byPosition(defaultTargets)
+        for goal in goals { self.goals[goal.userID, default: [:]][goal.metric, default: []].append(goal) }
+        for (user, metrics) in self.goals {
+            for metric in metrics.keys {
+                self.goals[user]?[metric]?.sort { ($0.effectiveOn, $0.order) < ($1.effectiveOn, $1.order) }
+            }
         }
+    }
+
+    private static func byPosition(_ targets: [String: Double]) -> [Double?] {
+        var byPosition = [Double?](repeating: nil, count: HealthMetric.registry.count)
+        for metric in Metric.allCases { byPosition[Int(metric.position)] = targets[metric.rawValue] }
+        return byPosition
     }
 }
 
@@ -52,14 +68,14 @@ public enum ProgressCalculator {
 
     /// The goals of one user and metric, in (effective_on, file order) order.
     static func goals(_ options: ProgressOptions, _ user: String, _ metric: Metric) -> [Goal] {
-        options.goals["\(user)|\(metric.rawValue)"] ?? []
+        options.goals[user]?[metric.rawValue] ?? []
     }
 
     /// The Progress row for one user, metric and date range. `goals`: the
-    /// user's goals for `metric` when the caller has looked them up already
-    /// (one lookup per metric, not per window); `failed`: whether the user's
-    /// health import failed, when the caller knows it; `labels`: coverage
-    /// labels made already (a run's ranges share a few dozen).
+    /// user's goals for `metric` when the caller has looked them up already;
+    /// `failed`: whether the user's health import failed, when the caller
+    /// knows it; `labels`: coverage labels made already (a run's ranges
+    /// share a few dozen).
     static func range(
         _ drop: IngestedDrop, _ table: ClientTable, _ metric: Metric, from: LocalDate, to: LocalDate,
         options: ProgressOptions, goals knownGoals: [Goal]? = nil, failed knownFailed: Bool? = nil,
@@ -67,17 +83,30 @@ public enum ProgressCalculator {
     ) -> ProgressRange {
         // The table carries its user's dietary preference (`requestedSource`).
         let requested = metric.isDietary ? table.requestedDietarySource : .health
-        let failed = requested == .health && (knownFailed ?? drop.failedImports.contains(table.user))
-        let reason = failed ? "REQUESTED_SOURCE_FAILED" : "REQUESTED_SOURCE_NO_DATA"
+        let data = WindowFigures(table, metric, requested, from: from, to: to)
+        let other = data.count > 0 ? nil : WindowFigures(table, metric, requested.other, from: from, to: to)
+        return row(
+            drop, table, metric, from: from, to: to, requested: requested, data: data, other: other,
+            options: options, goals: knownGoals ?? goals(options, table.user, metric),
+            failed: knownFailed ?? drop.failedImports.contains(table.user), labels: &labels)
+    }
+
+    /// A window's row from its figures: `data` from the requested source,
+    /// `other` from the other source (needed only when `data` has no day).
+    private static func row(
+        _ drop: IngestedDrop, _ table: ClientTable, _ metric: Metric, from: LocalDate, to: LocalDate,
+        requested: ProgressSource, data requestedData: WindowFigures, other: WindowFigures?,
+        options: ProgressOptions, goals: [Goal], failed importFailed: Bool, labels: inout CoverageLabels
+    ) -> ProgressRange {
+        let failed = requested == .health && importFailed
         var chosen: ProgressSource?
         var fallback: String?
-        var data = WindowFigures(table, metric, requested, from: from, to: to)
+        var data = requestedData
         if data.count > 0 {
             chosen = requested
         } else {
-            fallback = reason
-            let other = WindowFigures(table, metric, requested.other, from: from, to: to)
-            if other.count > 0 {
+            fallback = failed ? "REQUESTED_SOURCE_FAILED" : "REQUESTED_SOURCE_NO_DATA"
+            if let other, other.count > 0 {
                 chosen = requested.other
                 data = other
             }
@@ -94,11 +123,11 @@ public enum ProgressCalculator {
             row.max = data.max
             row.coverageLabel = labels.label(days: data.count, of: windowDays, chosen)
         }
-        let goal = (knownGoals ?? goals(options, table.user, metric)).last { $0.effectiveOn <= to }
+        let goal = goals.last { $0.effectiveOn <= to }
         if let goal {
             row.target = goal.target
             row.targetProvenance = goal.confirmed ? "CONFIRMED" : "SUGGESTED"
-        } else if let target = options.defaultTargets[metric.rawValue] {
+        } else if let target = options.defaultTargetAt[Int(metric.position)] {
             row.target = target
             row.targetProvenance = "SUGGESTED"
         }
@@ -108,21 +137,32 @@ public enum ProgressCalculator {
         return row
     }
 
+    /// Every row of `progress_ranges` (SPEC §6): per user, metric and
+    /// window, each window ending on the user's today.
     public static func ranges(_ drop: IngestedDrop, tables: [ClientTable], options: ProgressOptions) -> [ProgressRange]
     {
         var rows: [ProgressRange] = []
         rows.reserveCapacity(tables.count * Metric.allCases.count * options.windows.count)
+        // Shortest first, so each window's start is at or before the one before's.
         let windows = Array(Set(options.windows)).sorted()
         var labels = CoverageLabels()
         for table in tables {
             let failed = drop.failedImports.contains(table.user)
+            let userGoals = options.goals[table.user]
+            let starts = windows.map { table.today.adding(days: -($0 - 1)) }
             for metric in Metric.allCases {
-                let goals = options.goals.isEmpty ? [] : goals(options, table.user, metric)
-                for window in windows {
+                let goals = userGoals?[metric.rawValue] ?? []
+                let requested = metric.isDietary ? table.requestedDietarySource : .health
+                let data = WindowFigures.nested(table, metric, requested, starts: starts, to: table.today)
+                let other =
+                    data.allSatisfy { $0.count > 0 }
+                    ? nil : WindowFigures.nested(table, metric, requested.other, starts: starts, to: table.today)
+                for index in windows.indices {
                     rows.append(
-                        range(
-                            drop, table, metric, from: table.today.adding(days: -(window - 1)), to: table.today,
-                            options: options, goals: goals, failed: failed, labels: &labels))
+                        row(
+                            drop, table, metric, from: starts[index], to: table.today, requested: requested,
+                            data: data[index], other: other?[index], options: options, goals: goals, failed: failed,
+                            labels: &labels))
                 }
             }
         }
@@ -138,18 +178,42 @@ public enum ProgressCalculator {
         var min = 0.0
         var max = 0.0
 
+        init() {}
+
         init(_ table: ClientTable, _ metric: Metric, _ source: ProgressSource, from: LocalDate, to: LocalDate) {
-            table.forEachValue(metric, source, from: from, through: to) { value in
-                if count == 0 {
-                    (min, max) = (value, value)
-                } else {
-                    // As `Sequence.min()` and `max()` choose.
-                    if value < min { min = value }
-                    if max < value { max = value }
-                }
-                sum += value
-                count += 1
+            table.forEachValue(metric, source, from: from, through: to) { _, value in add(value) }
+        }
+
+        mutating func add(_ value: Double) {
+            if count == 0 {
+                (min, max) = (value, value)
+            } else {
+                // As `Sequence.min()` and `max()` choose.
+                if value < min { min = value }
+                if max < value { max = value }
             }
+            sum += value
+            count += 1
+        }
+
+        /// The figures of the windows from each of `starts` (each at or
+        /// before the one before it) through `to`, in one pass over the days
+        /// of the longest: a day is added to every window it lies in, so
+        /// each window still adds its own days in date order from its own
+        /// start and its sum is the one a pass of its own would make (a
+        /// user's 1-, 7-, 30- and 90-day windows were four passes).
+        static func nested(
+            _ table: ClientTable, _ metric: Metric, _ source: ProgressSource, starts: [LocalDate], to: LocalDate
+        ) -> [WindowFigures] {
+            var figures = [WindowFigures](repeating: WindowFigures(), count: starts.count)
+            guard let earliest = starts.last else { return figures }
+            // Windows `first...` hold the current day.
+            var first = starts.count - 1
+            table.forEachValue(metric, source, from: earliest, through: to) { date, value in
+                while first > 0 && starts[first - 1] <= date { first -= 1 }
+                for index in first..<starts.count { figures[index].add(value) }
+            }
+            return figures
         }
     }
 

@@ -154,7 +154,7 @@ import Testing
         func read(_ metric: Metric, _ source: ProgressSource, _ from: Int, _ through: Int) -> [Double] {
             var values: [Double] = []
             table.forEachValue(metric, source, from: first.adding(days: from), through: first.adding(days: through)) {
-                values.append($0)
+                values.append($1)
             }
             return values
         }

@@ -1,6 +1,8 @@
 import CSystem
+import Synchronization
 
-/// Large tables probed at random (id hash tables) on 2 MB pages.
+/// Large tables probed at random (id hash tables) on 2 MB pages, in runs
+/// that probe them long enough to repay it (`advising`).
 ///
 /// Why: on this kind of machine (a VM under shadow paging) a TLB miss is
 /// dear, and a table of tens of MB probed at random misses the TLB on
@@ -12,10 +14,22 @@ enum HugePages {
     /// Tables smaller than this stay on small pages (the TLB covers them well enough).
     static let threshold = 4 << 20
 
+    /// Whether large tables are advised at all (a hint for the whole
+    /// process; results never depend on it). Off by default: where the host
+    /// takes freed memory back in large blocks (this VM reports free 8 MB
+    /// blocks to its host), a fresh 2 MB page costs 2–3 ms per MB to touch
+    /// first against about 0.6 for small pages, more than a run that reads
+    /// its drop once wins on the TLB (a whole run: 0.83–0.98× wall without
+    /// the advice over four sets of 5 pairs). An as-of series reads its
+    /// tables at every step and turns it on (without it: 1.02–1.10× wall).
+    static let advising = Atomic<Bool>(false)
+
     /// An array of `count` copies of `value` whose storage is advised to
     /// use huge pages before it is first written (when it is large enough).
-    static func array<Element>(repeating value: Element, count: Int) -> [Element] {
-        guard count * MemoryLayout<Element>.stride >= threshold else {
+    static func array<Element>(
+        repeating value: Element, count: Int, advise: Bool = HugePages.advising.load(ordering: .relaxed)
+    ) -> [Element] {
+        guard advise, count * MemoryLayout<Element>.stride >= threshold else {
             return Array(repeating: value, count: count)
         }
         return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -30,10 +44,12 @@ enum HugePages {
     /// Reserves room for `capacity` elements and advises that room (when
     /// large enough) before it is written: for tables that grow by appending
     /// and are then read at random.
-    static func reserve<Element>(_ array: inout [Element], _ capacity: Int) {
+    static func reserve<Element>(
+        _ array: inout [Element], _ capacity: Int, advise: Bool = HugePages.advising.load(ordering: .relaxed)
+    ) {
         array.reserveCapacity(capacity)
         let bytes = array.capacity * MemoryLayout<Element>.stride
-        guard bytes >= threshold else { return }
+        guard advise, bytes >= threshold else { return }
         array.withUnsafeMutableBufferPointer { buffer in
             if let base = buffer.baseAddress { _ = dayfold_advise_huge_pages(UnsafeMutableRawPointer(base), bytes) }
         }

@@ -160,6 +160,8 @@ public struct PipelineRunner {
             let directory = try StateDirectory(path: path, drop: input, output: target.destination)
             return StateContext(directory: directory, loaded: directory.load(configDigest: config.digest))
         }
+        // Only a series reads its tables often enough to repay 2 MB pages (`HugePages.advising`).
+        HugePages.advising.store(asOfSeries != nil, ordering: .relaxed)
         let found = try ShardMarker.read(drop: input)
         if found != nil, presplit != nil {
             throw DayfoldError(

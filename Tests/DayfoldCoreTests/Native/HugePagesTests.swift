@@ -53,6 +53,23 @@ import Testing
         return []
     }
 
+    /// A large table is advised only when the run asks for it (an as-of
+    /// series does, `HugePages.advising`); its contents are the same either way.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage/enabled")))
+    func aLargeTableIsAdvisedOnlyWhenAsked() throws {
+        let count = 3 * Self.huge / 8
+        for advise in [false, true] {
+            let table = HugePages.array(repeating: UInt64(9), count: count, advise: advise)
+            #expect(table.allSatisfy { $0 == 9 })
+            let middle = try table.withUnsafeBufferPointer { try #require($0.baseAddress) } + count / 2
+            #expect(try flags(at: UInt(bitPattern: middle)).contains("hg") == advise, "advise: \(advise)")
+            var grown: [UInt64] = []
+            HugePages.reserve(&grown, count, advise: advise)
+            let room = try grown.withUnsafeBufferPointer { try #require($0.baseAddress) } + count / 2
+            #expect(try flags(at: UInt(bitPattern: room)).contains("hg") == advise, "advise: \(advise), reserved")
+        }
+    }
+
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage/enabled")))
     func adviceCoversExactlyTheWhole2MBPagesInside() throws {
         let length = 12 << 20

@@ -40,6 +40,12 @@ public struct ClientTable: Sendable {
     /// `progress_source`, LOCAL_JOURNAL by default), taken once per user.
     public var requestedDietarySource: ProgressSource
 
+    /// Where Progress asks for `metric` first: the user's dietary source
+    /// for a dietary metric, Apple Health for the others (SPEC §6).
+    func requestedSource(for metric: Metric) -> ProgressSource {
+        metric.isDietary ? requestedDietarySource : .health
+    }
+
     /// The value of a metric on a date from one source (nil from the journal
     /// for a metric the journal does not give).
     func value(_ metric: Metric, _ source: ProgressSource, _ date: LocalDate) -> Double? {

@@ -82,7 +82,7 @@ public enum ProgressCalculator {
         labels: inout CoverageLabels
     ) -> ProgressRange {
         // The table carries its user's dietary preference (`requestedSource`).
-        let requested = metric.isDietary ? table.requestedDietarySource : .health
+        let requested = table.requestedSource(for: metric)
         let data = WindowFigures(table, metric, requested, from: from, to: to)
         let other = data.count > 0 ? nil : WindowFigures(table, metric, requested.other, from: from, to: to)
         return row(
@@ -152,7 +152,7 @@ public enum ProgressCalculator {
             let starts = windows.map { table.today.adding(days: -($0 - 1)) }
             for metric in Metric.allCases {
                 let goals = userGoals?[metric.rawValue] ?? []
-                let requested = metric.isDietary ? table.requestedDietarySource : .health
+                let requested = table.requestedSource(for: metric)
                 let data = WindowFigures.nested(table, metric, requested, starts: starts, to: table.today)
                 let other =
                     data.allSatisfy { $0.count > 0 }

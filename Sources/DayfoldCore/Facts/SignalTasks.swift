@@ -70,10 +70,8 @@ struct SignalTasks: Sendable {
         while position < range.upperBound {
             let task = checkIns[position]
             position += 1
-            guard let kind = outcomes[task].kind, kind == .completed || kind == .skipped || kind == .missed else {
-                continue
-            }
-            read.append((checkInDates[position - 1], task, kind))
+            guard let kind = outcomes[task].kind, kind.isScored else { continue }
+            read.append((drop.tasks[task].localDate, task, kind))
             if kind != .missed { break }
         }
         return read

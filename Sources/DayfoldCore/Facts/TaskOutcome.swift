@@ -5,6 +5,10 @@ public enum OutcomeKind: String, Sendable {
     case excluded = "EXCLUDED"
     case missed = "MISSED"
     case open = "OPEN"
+
+    /// COMPLETED, SKIPPED or MISSED: an outcome adherence scores (SPEC §3),
+    /// the ones MISSED_CHECK_INS walks and adherence events are written for.
+    public var isScored: Bool { self == .completed || self == .skipped || self == .missed }
 }
 
 public struct TaskOutcome: Sendable {

@@ -239,7 +239,7 @@ public enum FactsStage {
         func read(_ index: Int) {
             guard let kind = outcomes[index].kind else { return }
             let task = drop.tasks[outcomes[index].task]
-            if task.kind == checkIn && (kind == .completed || kind == .skipped || kind == .missed) {
+            if task.kind == checkIn && kind.isScored {
                 checkIns[task.relationship].append((task.localDate, outcomes[index].task, kind))
             }
             if kind == .skipped {

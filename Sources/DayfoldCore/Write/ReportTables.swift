@@ -320,7 +320,7 @@ public enum ReportTables {
         // integer; task ids (bytes) only break ties within a day — not the outcomes.
         var keyed: [(key: Int64, index: Int32)] = []
         for (index, outcome) in outcomes.enumerated()
-        where outcome.kind == .completed || outcome.kind == .skipped || outcome.kind == .missed {
+        where outcome.kind?.isScored == true {
             let task = drop.tasks[outcome.task]
             guard owns[task.relationship] else { continue }
             keyed.append(

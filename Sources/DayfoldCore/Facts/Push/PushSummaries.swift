@@ -306,7 +306,7 @@ public enum PushSummaries {
             return ReminderEffectivenessRow(relationship: index, windowFrom: last.adding(days: -29), windowTo: last)
         }
         for outcome in outcomes {
-            guard let kind = outcome.kind, kind == .completed || kind == .skipped || kind == .missed else { continue }
+            guard let kind = outcome.kind, kind.isScored else { continue }
             let task = drop.tasks[outcome.task]
             let relationship = task.relationship
             guard task.localDate >= rows[relationship].windowFrom, task.localDate <= rows[relationship].windowTo

@@ -46,10 +46,18 @@ final class BackgroundValue<Value: Sendable>: Sendable {
         }
     }
 
-    /// Waits for the value (call once).
-    func value() -> Value {
+    /// Waits until the value is computed and leaves it for `value()`: a
+    /// link of a chain of steps waits this way for the link before to end.
+    /// Any number of callers may wait.
+    func waitUntilDone() {
         prioritize()
         done.wait()
+        done.signal()
+    }
+
+    /// Waits for the value (take it once).
+    func value() -> Value {
+        waitUntilDone()
         guard let result = state.withLock({ $0.result.take() }) else {
             preconditionFailure("BackgroundValue finished without a value")
         }

@@ -511,45 +511,52 @@ public struct PipelineRunner {
     /// derived from them (`AsOfSteps`), and its facts computed and history
     /// tables written, as that step's plain run writes its snapshots.
     ///
-    /// A step's last facts (streaks, signals) and tables are computed and
-    /// written on a thread of their own while the next step's facts are
-    /// carried: the carry is taken in order and the rest only reads a
-    /// finished step's facts, so the two overlap (half a step's time was
-    /// signals and writing, with a core left idle). One step is finished at
-    /// a time, so at most two steps' facts are in memory.
+    /// Three chains run side by side: this thread carries the task side
+    /// of each step, the client side of each is carried on a thread of its
+    /// own (`SeriesSteps.begun`), and a step's last facts (streaks, signals)
+    /// and tables are computed and written on a third once both sides are
+    /// there. The carry is taken in order and the rest only reads a
+    /// finished step's facts, so they overlap (half a step's time was
+    /// signals and writing; waiting for each step's client side before the
+    /// next left a core idle a fifth of the time). A step waits for the
+    /// writing of the step two before it, so at most three steps' facts are
+    /// in memory.
     private static func writeHistory(
         _ drop: IngestedDrop, steps: [ParsedInstant], config: PipelineConfig, publisher: OutputPublisher
     ) throws -> [(String, Int, String)] {
         guard let first = steps.first else { return [] }
         var series = SeriesSteps(drop, from: first.instant, config: config)
-        var outputs: [(String, Int, String)] = []
-        var writing: BackgroundValue<Result<HistoryStepWritten, DayfoldError>>?
-        // The step before's month blocks of `relationship_days`, which a
-        // step takes where its months are unchanged (`MonthBlockChunks`).
-        var months: MonthBlockChunks?
+        // The last steps' writing, each a link of a chain: a step's writing
+        // takes the month blocks of `relationship_days` (`MonthBlockChunks`)
+        // and the outputs of the one before's.
+        var writing: [BackgroundValue<Result<HistoryStepWritten, DayfoldError>>] = []
         for step in steps {
-            let carried = series.carried(asOf: step, keepingClientTables: false)
-            if let writing {
-                let written = try writing.value().get()
-                outputs += written.outputs
-                months = written.months
-            }
-            writing = BackgroundValue { [months] in
-                // The signals (a tenth of a step's work) beside the other
-                // tables: this thread is the series' longest chain.
-                let signals = BackgroundValue { carried.signals() }
-                do throws(DayfoldError) {
-                    return .success(
-                        try writeHistoryStep(
-                            carried.facts(withSignals: false), signals: signals, step: step, publisher: publisher,
-                            months: months))
-                } catch {
-                    return .failure(error)
-                }
-            }
+            // A step is carried in the spares of the step two before
+            // (`StepTaskFacts`, `StepHealthDays`): once its facts are written,
+            // no one holds them, and they are brought up to date in place.
+            if writing.count >= 2 { writing[writing.count - 2].waitUntilDone() }
+            let pending = series.begun(asOf: step, keepingClientTables: false)
+            let before = writing.last
+            writing.append(
+                BackgroundValue {
+                    let carried = pending.finished()
+                    // The signals (a tenth of a step's work) beside the other
+                    // tables: this thread is the series' longest chain.
+                    let signals = BackgroundValue { carried.signals() }
+                    let facts = carried.facts(withSignals: false)
+                    do throws(DayfoldError) {
+                        let earlier = try before?.value().get() ?? HistoryStepWritten(outputs: [], months: nil)
+                        let written = try writeHistoryStep(
+                            facts, signals: signals, step: step, publisher: publisher, months: earlier.months)
+                        return .success(
+                            HistoryStepWritten(outputs: earlier.outputs + written.outputs, months: written.months))
+                    } catch {
+                        return .failure(error)
+                    }
+                })
+            if writing.count > 2 { writing.removeFirst() }
         }
-        if let writing { outputs += try writing.value().get().outputs }
-        return outputs
+        return try writing.last?.value().get().outputs ?? []
     }
 
     /// A series step's history tables, and its `relationship_days`' month

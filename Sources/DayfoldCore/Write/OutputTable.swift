@@ -46,7 +46,7 @@ public struct OutputColumn: Sendable {
         case .string(let value):
             var column = ParquetByteColumn()
             column.reserveRows(rows.count)
-            for row in rows { column.append(value(row)) }
+            column.appendRuns(rows, value)
             return .utf8(column)
         case .bytes(let append):
             var column = ParquetByteColumn()

@@ -51,6 +51,52 @@ import Testing
         }
     }
 
+    /// A series takes its next steps before a step's client side is done
+    /// (`SeriesSteps.begun`): the client sides are a chain of their own,
+    /// each carried from the one before. Begun all at once and finished
+    /// afterwards, in order, every step's facts are still a plain run's.
+    @Test func stepsBegunBeforeTheStepBeforeIsFinishedAreAPlainRunsSteps() throws {
+        let conformance = TestPaths.fixtures.appendingPathComponent("Conformance")
+        let sample = TestPaths.repositoryRoot.appendingPathComponent("SampleData/demo")
+        for (drop, pipeline, asOf) in [
+            (
+                conformance.appendingPathComponent("drop"), conformance.appendingPathComponent("pipeline.json"),
+                "2026-03-29T09:30:00Z"
+            ),
+            (sample, TestPaths.repositoryRoot.appendingPathComponent("Pipelines/sample.json"), "2026-03-30T18:00:00Z"),
+        ] {
+            let config = try PipelineConfig.load(path: pipeline.path)
+            let last = try #require(parseAsOf(asOf))
+            let day: Int64 = 86_400_000_000
+            // Eight steps begun at once give the client sides' links every
+            // chance to run together if they did not wait for each other.
+            let steps = (0...7).map {
+                ParsedInstant(instant: Instant(micros: last.instant.micros - (7 - $0) * day / 2), offsetSeconds: 0)
+            }
+            let once = try PipelineRunner.ingest(
+                input: drop.path, config: config, asOf: last, hashInputs: false, reportHeaders: false,
+                readsPush: false, keepsAsOfCandidates: true)
+            var series = SeriesSteps(once, from: steps[0].instant, config: config)
+            let begun = steps.map { series.begun(asOf: $0) }
+            for (step, pending) in zip(steps, begun) {
+                let plain = try PipelineRunner.ingest(
+                    input: drop.path, config: config, asOf: step, hashInputs: false, reportHeaders: false,
+                    readsPush: false)
+                let want = FactsStage.compute(plain, config: config, asOf: step)
+                let got = pending.finished().facts()
+                // Compared as Bools: a failure names the table, not its thousands of rows.
+                let same = { (left: Any, right: Any) in String(describing: left) == String(describing: right) }
+                let label = "\(drop.lastPathComponent) as of \(step.instant)"
+                #expect(same(got.clientTables, want.clientTables), "\(label): client tables")
+                #expect(same(got.progress, want.progress), "\(label): progress")
+                #expect(same(got.signals, want.signals), "\(label): signals")
+                #expect(same(got.relationshipDays, want.relationshipDays), "\(label): relationship days")
+                #expect(same(got.streaks, want.streaks), "\(label): streaks")
+                #expect(!want.clientTables.isEmpty && !want.progress.isEmpty, "\(label)")
+            }
+        }
+    }
+
     /// Rows whose fate moves between the steps: an event whose first copy
     /// happened later than its retry (and a third row chained to the retry by
     /// its retry key), a value entry likewise, a journal entry whose

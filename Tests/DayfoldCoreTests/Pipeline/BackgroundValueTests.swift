@@ -56,6 +56,39 @@ import Testing
         _ = value.value()
     }
 
+    /// A chain of values (an as-of series' client sides, its writing): a
+    /// link that waits for the one before with `waitUntilDone` runs after
+    /// it even when that one is slow, and the value is still there for its
+    /// owner, whoever waited first; any number may wait.
+    @Test func aLinkThatWaitsForTheOneBeforeRunsAfterIt() {
+        let order = Mutex<[Int]>([])
+        let proceed = DispatchSemaphore(value: 0)
+        let first = BackgroundValue { () -> Int in
+            proceed.wait()
+            order.withLock { $0.append(1) }
+            return 1
+        }
+        let second = BackgroundValue { () -> Int in
+            first.waitUntilDone()
+            order.withLock { $0.append(2) }
+            return 2
+        }
+        let third = BackgroundValue { () -> Int in
+            first.waitUntilDone()
+            second.waitUntilDone()
+            order.withLock { $0.append(3) }
+            return 3
+        }
+        // Neither later link may run before the first is let go.
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(order.withLock { $0 }.isEmpty)
+        proceed.signal()
+        #expect(third.value() == 3 && second.value() == 2 && first.value() == 1)
+        #expect(order.withLock { $0 } == [1, 2, 3])
+        // Waiting after the value was taken returns at once.
+        first.waitUntilDone()
+    }
+
     private final class LockedPolicy: Sendable {
         private let stored = Mutex<Int32>(-1)
         var value: Int32 {

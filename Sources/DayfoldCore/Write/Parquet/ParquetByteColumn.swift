@@ -70,6 +70,35 @@ public struct ParquetByteColumn: Sendable, Equatable {
         appendRepeating(values.bytes.span.extracting(values.range(row)), count: count)
     }
 
+    /// Appends `value(row)` for each of `rows`, each run of equal
+    /// neighbours as one run (`repeated`): a table whose rows repeat a
+    /// value (a user's id over their Progress windows, a source, a label)
+    /// copies its bytes by doubling, and its statistics and encoding read
+    /// it once. The bytes are those of the values appended one by one.
+    mutating func appendRuns(_ rows: Range<Int>, _ value: (Int) -> String?) {
+        guard var row = rows.first else { return }
+        var current = value(row)
+        var start = row
+        row += 1
+        while row < rows.upperBound {
+            let next = value(row)
+            if next != current {
+                appendRun(current, count: row - start)
+                (current, start) = (next, row)
+            }
+            row += 1
+        }
+        appendRun(current, count: rows.upperBound - start)
+    }
+
+    private mutating func appendRun(_ value: String?, count: Int) {
+        guard let value else {
+            for _ in 0..<count { appendNull() }
+            return
+        }
+        append(value, count: count)
+    }
+
     /// Appends `value` `count` times (see `append(row:of:count:)`).
     mutating func append(_ value: String, count: Int) {
         appendRepeating(value.utf8.span, count: count)

@@ -46,6 +46,31 @@ import Testing
         #expect(column.repeated.isEmpty)
     }
 
+    /// `appendRuns` (how every String column of an output table is built)
+    /// finds the runs of equal neighbours itself: the values are those
+    /// appended one by one, and each run of two or more rows is recorded,
+    /// NULL runs aside. Hand-made: a a a · b · NULL NULL · c c · "" "" · a.
+    @Test func appendRunsRecordsTheRunsOfEqualNeighbours() {
+        let values: [String?] = ["a", "a", "a", "b", nil, nil, "c", "c", "", "", "a"]
+        var column = ParquetByteColumn()
+        column.append("x")
+        column.appendRuns(0..<values.count) { values[$0] }
+        #expect(column.strings == ["x"] + values)
+        #expect(column.nullCount == 2)
+        #expect(column.repeated == [1..<4, 7..<9, 9..<11])
+        var empty = ParquetByteColumn()
+        empty.appendRuns(0..<0) { _ in "never" }
+        #expect(empty.count == 0 && empty.repeated.isEmpty)
+        // Seeded columns of runs: the same bytes as appended row by row.
+        for seed in 1...20 {
+            let rowWise = columns(seed: UInt64(seed)).rowWise
+            let strings = rowWise.strings
+            var found = ParquetByteColumn()
+            found.appendRuns(0..<strings.count) { strings[$0] }
+            #expect(found == rowWise && found.nullCount == rowWise.nullCount)
+        }
+    }
+
     @Test func equalityIsTheValuesNotTheHint() {
         for seed in 1...20 {
             let (runWise, rowWise) = columns(seed: UInt64(seed))

@@ -6,8 +6,9 @@
 #   series  dayfold run --as-of-series FROM..TO   (STEPS daily steps ending at TO)
 #
 # and prints each one's median wall time and peak RSS, the series' history
-# stage (from its manifest) and the ratio series/full (issue 21's goal: ≤ 3×
-# for 90 steps; a loop of full runs takes 90×). Before timing, it checks that
+# stage (from its manifest), the ratio series/full (issue 21's goal: ≤ 3×
+# for 90 steps; a loop of full runs takes 90×) and the median of each
+# pair's ratio (a series against the full run just before it). Before timing, it checks that
 # the series' history at one step is byte for byte that step's plain run.
 #
 #   Benchmarks/series.sh                       # ≥ 1 GiB drop, 90 steps, 3 runs each
@@ -83,3 +84,8 @@ history=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["timi
 echo "history stage of the last series run: ${history} s"
 awk -v a="$(median series | cut -d' ' -f1)" -v b="$(median full | cut -d' ' -f1)" -v n="$steps" \
     'BEGIN { printf "series / full: %.2f×   (%d steps; goal ≤ 3×; a loop of full runs: %d×)\n", a / b, n, n }'
+# Each series run against the full run just before it: this machine's speed
+# drifts between hours (by a fifth), and a pair shares its minute, so the
+# median of the pairs' ratios moves less than the ratio of the medians.
+paste -d' ' "$workdir/full.times" "$workdir/series.times" | awk '{ print $3 / $1 }' | sort -n \
+    | awk '{ r[NR] = $1 } END { printf "per pair: median %.2f×, %.2f–%.2f× over %d pairs\n", r[int((NR + 1) / 2)], r[1], r[NR], NR }'

@@ -23,7 +23,8 @@
 #   SIZE_MB=100 RUNS=3 Benchmarks/incremental.sh    # a quick run
 #
 # Environment: SIZE_MB (1024), DAYS (365), RUNS (3), MM (512M), WORKDIR (a new
-# mktemp -d, removed unless KEEP=1), SKIP_BUILD=1 (use the release binary).
+# mktemp -d, removed unless KEEP=1), SKIP_BUILD=1 (use the release binary), DAYFOLD
+# (another dayfold binary, e.g. a commit before, to compare).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
@@ -38,7 +39,7 @@ mkdir -p "$workdir"
 [[ "${KEEP:-0}" == 1 || -n "${WORKDIR:-}" ]] || trap 'rm -rf "$workdir"' EXIT
 
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then (cd "$repo" && swift build -c release >&2); fi
-dayfold="$repo/.build/release/dayfold"
+dayfold="${DAYFOLD:-$repo/.build/release/dayfold}"
 drop="$workdir/drop"
 if [[ ! -d "$drop" ]]; then
     clients=$(awk -v mb="$size_mb" -v d="$days" 'BEGIN { c = mb * 1048576 * 1.04 / (767000 * d / 365); printf "%d", (c < 1 ? 1 : c + 0.999) }')

@@ -274,7 +274,7 @@ public struct PipelineRunner {
         defer { stages.finish() }
         let plan = StagePlan(keepingValuesUntilExit: keepMemoryUntilExit)
         let declared = declareWholeRun(
-            plan, hashPaths: hashPaths, publisher: publisher, stages: stages)
+            plan, hashPaths: hashPaths, publisher: publisher, stages: stages, state: state)
         plan.run()
         // Every stage that writes into the staging folder is waited for
         // before any error is thrown (it is removed on the way out); an
@@ -291,6 +291,7 @@ public struct PipelineRunner {
         }
         var publishWarnings: [String] = []
         var stateFiles: [RunState.FileFacts] = []
+        var snapshotBlocks: [String: SnapshotBlocks] = [:]
         let warnings: [String]
         let drop: IngestedDrop
         do {
@@ -302,7 +303,8 @@ public struct PipelineRunner {
             timings += zip(["ingest", "compute", "write"], zip(clock, clock.dropFirst())).map {
                 ($0, $1.1.timeIntervalSince($1.0))
             }
-            var outputs = try tables + [events.get()]
+            let eventSnapshot = try events.get()
+            var outputs = tables + [eventSnapshot.written]
             if let history {
                 outputs += try history.get().outputs
                 timings.append(("history", try history.get().seconds))
@@ -331,14 +333,19 @@ public struct PipelineRunner {
                 failedImports: drop.failedImports.sorted(by: bytesLess),
                 timings: timings, unrecognizedFiles: drop.unrecognizedFiles)
             manifest.hasPushFolder = layout.hasPushFolder
-            manifest.stateUse = state?.use(recomputedUsers: facts.userCount, digestsFromState: digestPlan.fromState)
+            manifest.stateUse = state?.use(
+                recomputedUsers: facts.userCount, digestsFromState: digestPlan.fromState,
+                reused: eventSnapshot.copiedText("adherence_events").map {
+                    "the drop is read whole and every user recomputed; " + $0
+                })
+            snapshotBlocks = eventSnapshot.blocks.map { ["adherence_events": $0] } ?? [:]
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
             publishWarnings = try publisher.publish()
             stateFiles = digestPlan.stateFiles(digests)
         } catch {
             throw PipelineRunner.writeFailure(error, publisher)
         }
-        publishWarnings += saveState(state, files: stateFiles)
+        publishWarnings += saveState(state, files: stateFiles, snapshotBlocks: snapshotBlocks)
         var outcome = outcome(read: drop.rowsRead, rejected: drop.rowsRejected, publisher: publisher)
         outcome.warnings = warnings + publishWarnings
         outcome.failedImports = drop.failedImports.sorted(by: bytesLess)
@@ -352,7 +359,7 @@ public struct PipelineRunner {
         /// The facts again, with the outputs written from them (path, rows, SHA-256).
         var outputs: Stage<(WholeRunFacts, [(String, Int, String)])>
         /// The event snapshot, written from the task outcomes alone.
-        var events: Stage<(String, Int, String)>
+        var events: Stage<BlockSnapshot>
         var digests: Stage<[(digest: String, size: Int)?]>
         var collector: HTMLReportCollector?
         /// An as-of series' earlier steps, written from the run's own reading
@@ -384,7 +391,8 @@ public struct PipelineRunner {
     /// beside each other, the event snapshot from the outcomes alone, the
     /// rest of the facts, and the writing of every other output from them.
     private func declareWholeRun(
-        _ plan: StagePlan, hashPaths: [String], publisher: OutputPublisher, stages: ProgressReporter
+        _ plan: StagePlan, hashPaths: [String], publisher: OutputPublisher, stages: ProgressReporter,
+        state: StateContext?
     ) -> WholeRunStages {
         let staging = publisher.staging
         let (config, asOf, input, debugTables) = (config, asOf, input, debugTables)
@@ -420,10 +428,21 @@ public struct PipelineRunner {
         // The event snapshot reads tasks and their ids, not the rows behind
         // the outcomes: its copy of the drop does not keep those alive.
         let tasks = plan.stage("tasks", after: taskInputs) { $0.withoutFactInputs() }
+        // With a state, its month blocks are recorded for the next run, and
+        // those the previous run's file holds unchanged are copied from it.
+        let keepsBlocks = state != nil
+        let previousEvents = state?.usable?.copyableBlocks(of: "adherence_events")
+        let destination = publisher.destination
         let events = plan.stage("event snapshot", after: tasks, outcomes) { tasks, outcomes in
-            try PipelineRunner.writeSnapshot(
-                "adherence_events", ReportTables.adherenceEvents(tasks, outcomes: outcomes, owned: nil),
-                in: staging, debug: debugTables)
+            let table = ReportTables.adherenceEvents(tasks, outcomes: outcomes, owned: nil)
+            guard keepsBlocks else {
+                return BlockSnapshot(
+                    written: try PipelineRunner.writeSnapshot(
+                        "adherence_events", table, in: staging, debug: debugTables))
+            }
+            return try PipelineRunner.writeBlockSnapshot(
+                "adherence_events", table, in: staging, published: destination, previous: previousEvents,
+                debug: debugTables)
         }
         let facts = plan.stage("facts", after: ingested, outcomes, client, activity) {
             drop, outcomes, client, activity in
@@ -487,14 +506,16 @@ public struct PipelineRunner {
     /// Replaces the state once the outputs are published; a failure is a
     /// warning (the outputs stand, and the previous state is still whole).
     private func saveState(
-        _ state: StateContext?, files: [RunState.FileFacts], partitionKeys: [String] = []
+        _ state: StateContext?, files: [RunState.FileFacts], partitionKeys: [String] = [],
+        snapshotBlocks: [String: SnapshotBlocks] = [:]
     ) -> [String] {
         guard let state else { return [] }
         do {
             try state.directory.save(
                 RunState(
                     configDigest: config.digest, pipeline: config.name, asOf: asOf.instant, files: files,
-                    partitionKeys: partitionKeys))
+                    partitionKeys: partitionKeys, build: snapshotBlocks.isEmpty ? "" : RunState.currentBuild,
+                    snapshotBlocks: snapshotBlocks))
             // Partitions only the replaced state named are no longer needed.
             PartitionStore(state: state.directory).removeUnreferenced(keeping: Set(partitionKeys))
             return []
@@ -692,6 +713,36 @@ public struct PipelineRunner {
     /// Writes snapshot `name` (and its debug CSV) into the staging directory
     /// `staging` (`OutputPublisher.staging`); returns its path in the
     /// output, row count and SHA-256 (taken as the file is written, not read back).
+    /// A snapshot as written (path, rows, SHA-256) and, when written in
+    /// blocks for a state, its blocks and how many were copied.
+    struct BlockSnapshot: Sendable {
+        var written: (String, Int, String)
+        var blocks: SnapshotBlocks?
+        var copied = 0
+
+        /// The manifest's word on the copy, or nil when nothing was copied.
+        func copiedText(_ name: String) -> String? {
+            guard let blocks, copied > 0 else { return nil }
+            return "\(copied) of \(blocks.blocks.count) month blocks of \(name) were copied from the previous outputs"
+        }
+    }
+
+    /// `writeSnapshot` for a table whose snapshot layout has block digests:
+    /// blocks `previous` holds unchanged are copied from its file
+    /// (`SnapshotBlockWriter`); `published` is the output's final folder.
+    private static func writeBlockSnapshot(
+        _ name: String, _ table: OutputTable, in staging: String, published: String, previous: SnapshotBlocks?,
+        debug: Bool
+    ) throws -> BlockSnapshot {
+        let relative = "snapshots/\(name).parquet"
+        let written = try SnapshotBlockWriter.write(
+            table.asSnapshot, to: staging + "/" + relative, published: published + "/" + relative, previous: previous)
+        if debug { try TableWriters.writeCSV(table, to: staging + "/debug/\(name).csv") }
+        debugRSS("write: \(relative)")
+        return BlockSnapshot(
+            written: (relative, written.rows, written.sha256), blocks: written.blocks, copied: written.copied)
+    }
+
     private static func writeSnapshot(
         _ name: String, _ table: OutputTable, in staging: String, debug: Bool,
         observe: (@Sendable ([ParquetColumnData]) -> Void)? = nil

@@ -2,7 +2,9 @@ import Foundation
 
 /// What `--state DIR` keeps between runs (SPEC §12): the run it was written
 /// by (tool version, pipeline digest, time-zone database, as-of) and, per
-/// input file, its size, modification time and SHA-256.
+/// input file, its size, modification time and SHA-256; and how the
+/// snapshots laid out in blocks were written (`SnapshotBlocks`), which only
+/// the same build of dayfold may copy from (`build`).
 ///
 /// Why these and nothing the run could re-derive cheaply: a later run trusts
 /// the state only where its header matches exactly, and a file's digest only
@@ -16,7 +18,7 @@ import Foundation
 public struct RunState: Sendable, Equatable {
     /// Bumped whenever the layout or the meaning of a field changes: a state
     /// of another format is not read (the run is a full one, saying why).
-    public static let format = 1
+    public static let format = 2
 
     /// A file of the drop as the state last saw it.
     public struct FileFacts: Sendable, Equatable {
@@ -44,11 +46,18 @@ public struct RunState: Sendable, Equatable {
     public var files: [FileFacts]
     /// The `PartitionKey`s of the partitions the run stored (`PartitionStore`).
     public var partitionKeys: [String]
+    /// The SHA-256 of the dayfold executable that wrote the state
+    /// (`RunState.currentBuild`): a block's row groups are copied only by
+    /// the build that encoded them, since another may encode them otherwise
+    /// under the same version number.
+    public var build: String
+    /// Per snapshot table, how its published file's blocks were written.
+    public var snapshotBlocks: [String: SnapshotBlocks]
 
     public init(
         toolVersion: String = Manifest.toolVersion, configDigest: String,
         timeZoneData: String = RunState.timeZoneDataVersion, pipeline: String, asOf: Instant, files: [FileFacts],
-        partitionKeys: [String] = []
+        partitionKeys: [String] = [], build: String = "", snapshotBlocks: [String: SnapshotBlocks] = [:]
     ) {
         self.toolVersion = toolVersion
         self.configDigest = configDigest
@@ -57,6 +66,18 @@ public struct RunState: Sendable, Equatable {
         self.asOf = asOf
         self.files = files
         self.partitionKeys = partitionKeys
+        self.build = build
+        self.snapshotBlocks = snapshotBlocks
+    }
+
+    /// The SHA-256 of the running executable, or "" when it cannot be read
+    /// (then no block is ever copied).
+    public static let currentBuild: String = (try? SHA256Hasher.hex(file: "/proc/self/exe")) ?? ""
+
+    /// The blocks of `table`'s published file that this build may copy.
+    public func copyableBlocks(of table: String) -> SnapshotBlocks? {
+        guard !build.isEmpty, build == RunState.currentBuild else { return nil }
+        return snapshotBlocks[table]
     }
 
     /// The time-zone database the run's local days come from: a state
@@ -83,7 +104,23 @@ public struct RunState: Sendable, Equatable {
             "  \"as_of\": \(jsonString(asOf.description))",
             "  \"files\": [" + (fileLines.isEmpty ? "" : "\n" + fileLines.joined(separator: ",\n") + "\n  ") + "]",
             "  \"partitions\": [\(partitionKeys.map(jsonString).joined(separator: ", "))]",
+            "  \"build\": \(jsonString(build))",
+            "  \"snapshot_blocks\": {" + blockText() + "}",
         ].joined(separator: ",\n")
+    }
+
+    /// `snapshot_blocks`: per table (in name order), the file and its blocks
+    /// as `[digest, rows, row groups, written]`.
+    private func blockText() -> String {
+        let tables = snapshotBlocks.keys.sorted(by: bytesLess).compactMap { name -> String? in
+            guard let record = snapshotBlocks[name] else { return nil }
+            let blocks = record.blocks.map {
+                "      [\(jsonString($0.digest)), \($0.rows), \($0.rowGroups), \(jsonString($0.written))]"
+            }
+            return "\n    \(jsonString(name)): {\"path\": \(jsonString(record.path)), \"blocks\": ["
+                + (blocks.isEmpty ? "" : "\n" + blocks.joined(separator: ",\n") + "\n    ") + "]}"
+        }
+        return tables.isEmpty ? "" : tables.joined(separator: ",") + "\n  "
     }
 
     /// Why a state file's bytes cannot be used.
@@ -106,6 +143,7 @@ public struct RunState: Sendable, Equatable {
             let zones = json["time_zone_data"] as? String, let pipeline = json["pipeline"] as? String,
             let asOfText = json["as_of"] as? String, let asOf = parseAsOf(asOfText)?.instant,
             let fileList = json["files"] as? [[String: Any]], let keys = json["partitions"] as? [String],
+            let build = json["build"] as? String, let blockTables = json["snapshot_blocks"] as? [String: Any],
             let check = json["check"] as? String
         else { throw corrupt("a field is missing or of the wrong type") }
         var files: [FileFacts] = []
@@ -115,9 +153,23 @@ public struct RunState: Sendable, Equatable {
             else { throw corrupt("a file entry is incomplete") }
             files.append(FileFacts(path: path, size: size, modifiedNanoseconds: modified, sha256: sha))
         }
+        var snapshotBlocks: [String: SnapshotBlocks] = [:]
+        for (name, value) in blockTables {
+            guard let record = value as? [String: Any], let path = record["path"] as? String,
+                let entries = record["blocks"] as? [[Any]]
+            else { throw corrupt("a snapshot's blocks are incomplete") }
+            var blocks: [SnapshotBlocks.Block] = []
+            for entry in entries {
+                guard entry.count == 4, let digest = entry[0] as? String, let rows = (entry[1] as? NSNumber)?.intValue,
+                    let groups = (entry[2] as? NSNumber)?.intValue, let written = entry[3] as? String
+                else { throw corrupt("a snapshot block is incomplete") }
+                blocks.append(SnapshotBlocks.Block(digest: digest, rows: rows, rowGroups: groups, written: written))
+            }
+            snapshotBlocks[name] = SnapshotBlocks(path: path, blocks: blocks)
+        }
         let state = RunState(
             toolVersion: tool, configDigest: config, timeZoneData: zones, pipeline: pipeline, asOf: asOf,
-            files: files, partitionKeys: keys)
+            files: files, partitionKeys: keys, build: build, snapshotBlocks: snapshotBlocks)
         // The check is of the body as this dayfold writes it: any edit, or
         // a value JSON reads differently than it was written, shows here.
         guard SHA256Hasher.hex(state.bodyText()) == check else { throw corrupt("its check digest does not match") }

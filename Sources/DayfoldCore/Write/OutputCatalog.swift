@@ -53,7 +53,7 @@ enum OutputCatalog {
     static let all: [OutputTableSpec] = [
         OutputTableSpec(
             name: "adherence_events", report: nil, needsPush: false, history: false, fromOutcomes: true,
-            merge: .sorted(keyColumns: [2]), build: { ReportTables.adherenceEvents($0) }),
+            merge: .sorted(keyColumns: [2]), snapshotMonthColumn: 4, build: { ReportTables.adherenceEvents($0) }),
         OutputTableSpec(
             name: "relationship_days", report: "reports/coach_daily_summary.csv", needsPush: false, history: true,
             merge: .sorted(keyColumns: [0]), snapshotMonthColumn: 2, build: { ReportTables.relationshipDays($0) }),

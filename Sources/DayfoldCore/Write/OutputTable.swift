@@ -75,6 +75,10 @@ public struct OutputTable: Sendable {
     /// the report's (`relationship_days` is laid out in months); nil: the
     /// snapshot is written in this table's order.
     var snapshotLayout: (@Sendable () -> OutputTable)?
+    /// The `BlockDigest` of what rows `range` (a block) are built from: two
+    /// blocks with one digest are the same rows. Set on a snapshot layout
+    /// whose blocks a nightly run may copy (`SnapshotBlockWriter`).
+    var blockDigest: (@Sendable (Range<Int>) -> String)?
 
     /// The table as its snapshot lays it out.
     var asSnapshot: OutputTable { snapshotLayout?() ?? self }

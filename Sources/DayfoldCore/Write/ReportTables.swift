@@ -307,7 +307,12 @@ public enum ReportTables {
 
     /// The event snapshot from what it reads of a run: the tasks and their
     /// outcomes (the whole run starts writing it as soon as the outcomes are
-    /// known, while the rest of the facts are computed).
+    /// known, while the rest of the facts are computed). The table's rows
+    /// are in the keys' order (relationship, date, task id: the order a
+    /// partitioned run merges by); `snapshotLayout` gives the same rows in
+    /// month blocks of `local_date` (Decisions.md, "Snapshots are laid out
+    /// in month blocks"), so a month whose events did not change is the same
+    /// row groups from one run to the next.
     static func adherenceEvents(_ drop: IngestedDrop, outcomes: [TaskOutcome], owned: Set<String>?) -> OutputTable {
         let order = relationshipOrder(drop, owned: owned)
         var rank = [Int](repeating: 0, count: drop.relationships.count)
@@ -336,6 +341,85 @@ public enum ReportTables {
             return taskIDs.less(tasks[outcomes[Int(left.index)].task].id, tasks[outcomes[Int(right.index)].task].id)
         }
         let rows = keyed.map { Int($0.index) }
+        var table = adherenceEvents(drop, outcomes: outcomes, rows: rows)
+        table.snapshotLayout = {
+            let months = MonthBlockOrder(rows) {
+                RelationshipDaySegments.monthIndex(tasks[outcomes[$0].task].localDate)
+            }
+            var snapshot = adherenceEvents(drop, outcomes: outcomes, rows: months.rows)
+            snapshot.blockStarts = months.blockStarts
+            let details = drop.relationships.map(relationshipDigestBytes)
+            snapshot.blockDigest = { range in
+                adherenceEventsDigest(drop, outcomes: outcomes, rows: months.rows[range], details: details)
+            }
+            return snapshot
+        }
+        return table
+    }
+
+    /// What `adherence_events`' rows `rows` are built from (`BlockDigest`):
+    /// per row its task's id, date and kind name and its outcome (kind,
+    /// instant, late, superseded, skip reason), and the relationship's
+    /// details where the relationship changes (a block's rows come one
+    /// relationship after the other). `details` holds each relationship's
+    /// (`relationshipDigestBytes`).
+    static func adherenceEventsDigest(
+        _ drop: IngestedDrop, outcomes: [TaskOutcome], rows: ArraySlice<Int>, details: [[UInt8]]
+    ) -> String {
+        var digest = BlockDigest()
+        digest.append(Int64(rows.count))
+        let kindNames = drop.taskKinds.map { Array($0.utf8) }
+        let reasonNames = drop.eventReasons.map { Array($0.utf8) }
+        var relationship = -1
+        for row in rows {
+            let outcome = outcomes[row]
+            let task = drop.tasks[outcome.task]
+            if task.relationship != relationship {
+                relationship = task.relationship
+                digest.append(byte: 1)
+                digest.append(details[relationship][...])
+            }
+            digest.append(byte: 0)
+            digest.append(drop.taskIDs[task.id])
+            digest.append(Int64(task.localDate.days))
+            digest.append(kindNames[Int(task.kind)][...])
+            digest.append(byte: UInt8(eventTypeRow(outcome.kind)))
+            digest.append(outcome.occurredAt?.micros ?? Int64.min)
+            digest.append(
+                byte: (outcome.occurredAt == nil ? 4 : 0) | (outcome.late ? 1 : 0) | (outcome.supersededVersion ? 2 : 0)
+            )
+            if outcome.kind == .skipped, let reason = outcome.skipReason {
+                digest.append(reasonNames[Int(reason)][...])
+            } else {
+                digest.append(nil as ArraySlice<UInt8>?)
+            }
+        }
+        return digest.finalize()
+    }
+
+    /// A relationship's ids and details as `adherenceEventsDigest` hashes
+    /// them (each length-prefixed, NULL marked).
+    static func relationshipDigestBytes(_ relationship: Relationship) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for value in [
+            relationship.id, relationship.clientUserID, relationship.coachUserID, relationship.workspaceID,
+            relationship.status,
+        ] {
+            guard let value else {
+                bytes += [0xFF, 0xFF, 0xFF, 0xFF]
+                continue
+            }
+            let utf8 = Array(value.utf8)
+            let count = UInt32(truncatingIfNeeded: utf8.count)
+            bytes += [UInt8(count & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count >> 16 & 0xFF), UInt8(count >> 24)]
+            bytes += utf8
+        }
+        return bytes
+    }
+
+    /// `adherence_events` with the outcomes `rows` (positions in
+    /// `outcomes`) as its rows, in that order.
+    private static func adherenceEvents(_ drop: IngestedDrop, outcomes: [TaskOutcome], rows: [Int]) -> OutputTable {
         let kindNames = ParquetByteColumn(drop.taskKinds)
         let reasonNames = ParquetByteColumn(drop.eventReasons)
         let idBytes = relationshipIDBytes(drop)

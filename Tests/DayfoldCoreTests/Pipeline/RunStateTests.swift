@@ -13,7 +13,16 @@ import Testing
         files: [
             RunState.FileFacts(path: "subjects/relationships.csv", size: 512, modifiedNanoseconds: 17, sha256: "ab"),
             RunState.FileFacts(path: "journal/\"odd\",name.csv", size: 0, modifiedNanoseconds: -5, sha256: ""),
-        ], partitionKeys: [String(repeating: "a", count: 64)])
+        ], partitionKeys: [String(repeating: "a", count: 64)], build: RunState.currentBuild,
+        snapshotBlocks: [
+            "adherence_events": SnapshotBlocks(
+                path: "/out/snapshots/adherence_events.parquet",
+                blocks: [
+                    SnapshotBlocks.Block(digest: "d1", rows: 3, rowGroups: 1, written: "w1"),
+                    SnapshotBlocks.Block(digest: "d2", rows: 0, rowGroups: 0, written: "w2"),
+                ]),
+            "other": SnapshotBlocks(path: "/out/\"odd\".parquet", blocks: []),
+        ])
 
     @Test func aStateReadsBackAsWritten() throws {
         let decoded = try RunState.decode(Data(Self.state.encoded().utf8))
@@ -38,13 +47,31 @@ import Testing
     }
 
     @Test func aStateOfAnotherFormatSaysSo() throws {
-        let text = Self.state.encoded().replacingOccurrences(of: "\"format\": 1", with: "\"format\": 99")
+        let text = Self.state.encoded().replacingOccurrences(
+            of: "\"format\": \(RunState.format)", with: "\"format\": 99")
         do {
             _ = try RunState.decode(Data(text.utf8))
             Issue.record("a state of format 99 was read")
         } catch {
             #expect(error.reason.contains("format 99"), "\(error.reason)")
         }
+    }
+
+    /// Blocks are copied only by the build that wrote them: another build
+    /// of the same version may encode the same rows otherwise.
+    @Test func onlyTheBuildThatWroteTheBlocksMayCopyThem() throws {
+        #expect(!RunState.currentBuild.isEmpty)
+        #expect(Self.state.copyableBlocks(of: "adherence_events")?.blocks.count == 2)
+        #expect(Self.state.copyableBlocks(of: "relationship_days") == nil)
+        var other = Self.state
+        other.build = String(repeating: "0", count: 64)
+        #expect(other.copyableBlocks(of: "adherence_events") == nil)
+        other.build = ""
+        #expect(other.copyableBlocks(of: "adherence_events") == nil)
+        // A changed block entry is an edit like any other.
+        let text = Self.state.encoded().replacingOccurrences(of: "\"d1\", 3", with: "\"d1\", 4")
+        #expect(text != Self.state.encoded())
+        #expect(throws: RunState.Unreadable.self) { try RunState.decode(Data(text.utf8)) }
     }
 
     @Test func anotherToolPipelineOrZoneDatabaseIsADoubt() {

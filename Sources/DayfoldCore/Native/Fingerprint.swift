@@ -38,6 +38,12 @@ struct Fingerprint {
         bytes.withUnsafeBufferPointer { combine(UnsafeBufferPointer(rebasing: $0[field])) }
     }
 
+    /// As `combine(_: ArraySlice<UInt8>?)`, for bytes lent as a span (an
+    /// interned id read in place, `ByteStrings.withString`).
+    mutating func combine(_ bytes: Span<UInt8>) {
+        bytes.withUnsafeBufferPointer { combine($0) }
+    }
+
     /// As `combine(_: ArraySlice<UInt8>?)`, for bytes seen through a pointer
     /// (a field read in place, with no reference to retain).
     mutating func combine(_ bytes: UnsafeBufferPointer<UInt8>?) {

@@ -18,6 +18,13 @@ public struct SHA256Hasher: ~Copyable {
         bytes.withUnsafeBytes { update($0) }
     }
 
+    /// 64-bit words, each as its 8 bytes in this machine's order (little
+    /// endian on every platform dayfold is built for): for digests of
+    /// fingerprints, which are never compared across machines.
+    mutating func update(words: [UInt64]) {
+        words.withUnsafeBytes { update($0) }
+    }
+
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let context, let base = bytes.baseAddress else { return }
         EVP_DigestUpdate(context, base, bytes.count)

@@ -3,16 +3,17 @@
 /// building the block, that its rows are the same as a block it wrote
 /// before (`SnapshotBlockWriter`).
 ///
-/// Every value is written with its length or a fixed width, and NULL with a
-/// marker of its own, so that two different sequences of values never give
-/// the same bytes. Bytes are gathered in a buffer and hashed a large piece
-/// at a time: a hasher call per value would cost more than the value.
+/// Values go in as 64-bit words: a number is one word, a byte string its
+/// length then its bytes packed eight to a word, NULL a length of −1, so
+/// two different sequences of values never give the same words. Words are
+/// gathered and hashed a large piece at a time: a hasher call per value
+/// would cost more than the value.
 struct BlockDigest: ~Copyable {
     private var hasher = SHA256Hasher()
-    private var buffer: [UInt8] = []
-    private static let flushAt = 1 << 16
+    private var words: [UInt64] = []
+    private static let flushAt = 1 << 13
 
-    init() { buffer.reserveCapacity(Self.flushAt + 256) }
+    init() { words.reserveCapacity(Self.flushAt + 64) }
 
     /// A length-prefixed byte string; nil is NULL (not the empty string).
     mutating func append(_ bytes: ArraySlice<UInt8>?) {
@@ -21,7 +22,18 @@ struct BlockDigest: ~Copyable {
             return
         }
         append(Int64(bytes.count))
-        buffer.append(contentsOf: bytes)
+        var word: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in bytes {
+            word |= UInt64(byte) << shift
+            shift += 8
+            if shift == 64 {
+                words.append(word)
+                word = 0
+                shift = 0
+            }
+        }
+        if shift > 0 { words.append(word) }
         flushIfFull()
     }
 
@@ -33,30 +45,27 @@ struct BlockDigest: ~Copyable {
         append(ArraySlice(text.utf8))
     }
 
-    /// Eight bytes, little-endian.
     mutating func append(_ value: Int64) {
-        var word = UInt64(bitPattern: value)
-        for _ in 0..<8 {
-            buffer.append(UInt8(truncatingIfNeeded: word))
-            word >>= 8
-        }
-        flushIfFull()
+        append(word: UInt64(bitPattern: value))
     }
 
-    mutating func append(byte: UInt8) {
-        buffer.append(byte)
-        flushIfFull()
+    mutating func append(word: UInt64) {
+        words.append(word)
+        if words.count >= Self.flushAt { flush() }
     }
 
     private mutating func flushIfFull() {
-        guard buffer.count >= Self.flushAt else { return }
-        hasher.update(buffer)
-        buffer.removeAll(keepingCapacity: true)
+        if words.count >= Self.flushAt { flush() }
+    }
+
+    private mutating func flush() {
+        hasher.update(words: words)
+        words.removeAll(keepingCapacity: true)
     }
 
     /// The hex digest; the digest is used up.
     consuming func finalize() -> String {
-        hasher.update(buffer)
+        flush()
         return hasher.finalizeHex()
     }
 }

@@ -75,10 +75,13 @@ public struct OutputTable: Sendable {
     /// the report's (`relationship_days` is laid out in months); nil: the
     /// snapshot is written in this table's order.
     var snapshotLayout: (@Sendable () -> OutputTable)?
-    /// The `BlockDigest` of what rows `range` (a block) are built from: two
-    /// blocks with one digest are the same rows. Set on a snapshot layout
-    /// whose blocks a nightly run may copy (`SnapshotBlockWriter`).
-    var blockDigest: (@Sendable (Range<Int>) -> String)?
+    /// The `BlockDigest` of what each block's rows are built from, given
+    /// the blocks' row ranges: two blocks with one digest are the same rows.
+    /// Set on a snapshot layout whose blocks a nightly run may copy
+    /// (`SnapshotBlockWriter`). All blocks at once: what the digests share
+    /// (a pass over the table's facts) is done once, and only by runs that
+    /// keep blocks.
+    var blockDigests: (@Sendable ([Range<Int>]) -> [String])?
 
     /// The table as its snapshot lays it out.
     var asSnapshot: OutputTable { snapshotLayout?() ?? self }

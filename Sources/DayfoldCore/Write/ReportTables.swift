@@ -348,73 +348,92 @@ public enum ReportTables {
             }
             var snapshot = adherenceEvents(drop, outcomes: outcomes, rows: months.rows)
             snapshot.blockStarts = months.blockStarts
-            let details = drop.relationships.map(relationshipDigestBytes)
-            snapshot.blockDigest = { range in
-                adherenceEventsDigest(drop, outcomes: outcomes, rows: months.rows[range], details: details)
+            snapshot.blockDigests = { ranges in
+                let fingerprints = adherenceEventFingerprints(drop, outcomes: outcomes)
+                return
+                    (try? ParallelJobs(
+                        ranges.map { range in
+                            { blockDigest(of: months.rows[range], fingerprints) }
+                        }
+                    ).run()) ?? []
             }
             return snapshot
         }
         return table
     }
 
-    /// What `adherence_events`' rows `rows` are built from (`BlockDigest`):
-    /// per row its task's id, date and kind name and its outcome (kind,
-    /// instant, late, superseded, skip reason), and the relationship's
-    /// details where the relationship changes (a block's rows come one
-    /// relationship after the other). `details` holds each relationship's
-    /// (`relationshipDigestBytes`).
-    static func adherenceEventsDigest(
-        _ drop: IngestedDrop, outcomes: [TaskOutcome], rows: ArraySlice<Int>, details: [[UInt8]]
-    ) -> String {
-        var digest = BlockDigest()
-        digest.append(Int64(rows.count))
-        let kindNames = drop.taskKinds.map { Array($0.utf8) }
-        let reasonNames = drop.eventReasons.map { Array($0.utf8) }
-        var relationship = -1
-        for row in rows {
-            let outcome = outcomes[row]
-            let task = drop.tasks[outcome.task]
-            if task.relationship != relationship {
-                relationship = task.relationship
-                digest.append(byte: 1)
-                digest.append(details[relationship][...])
-            }
-            digest.append(byte: 0)
-            digest.append(drop.taskIDs[task.id])
-            digest.append(Int64(task.localDate.days))
-            digest.append(kindNames[Int(task.kind)][...])
-            digest.append(byte: UInt8(eventTypeRow(outcome.kind)))
-            digest.append(outcome.occurredAt?.micros ?? Int64.min)
-            digest.append(
-                byte: (outcome.occurredAt == nil ? 4 : 0) | (outcome.late ? 1 : 0) | (outcome.supersededVersion ? 2 : 0)
-            )
-            if outcome.kind == .skipped, let reason = outcome.skipReason {
-                digest.append(reasonNames[Int(reason)][...])
-            } else {
-                digest.append(nil as ArraySlice<UInt8>?)
+    /// Each outcome's row fingerprint in `adherence_events`: two 64-bit
+    /// `Fingerprint`s of independent seeds (`fingerprints[2 i]`,
+    /// `fingerprints[2 i + 1]`) of everything its row is built from: the
+    /// task's id, date and kind name, the outcome's kind, instant, late and
+    /// superseded flags and skip reason, and its relationship's ids and
+    /// details. Found in one pass in the outcomes' order (tasks and their
+    /// ids in file order: few cache misses), rather than per row in a
+    /// block's order (three dependent misses a row: 0.44 s of CPU on the
+    /// 1.1 GB drop, against the block's own build).
+    static func adherenceEventFingerprints(_ drop: IngestedDrop, outcomes: [TaskOutcome]) -> [UInt64] {
+        func pair(_ fill: (inout Fingerprint) -> Void) -> (UInt64, UInt64) {
+            var first = Fingerprint()
+            var second = Fingerprint()
+            second.combine(UInt64(0x5EED_0F_B10C_D16E))
+            fill(&first)
+            fill(&second)
+            return (first.value, second.value)
+        }
+        let kinds = drop.taskKinds.map { name in pair { $0.combine(ArraySlice(name.utf8)) } }
+        let reasons = drop.eventReasons.map { name in pair { $0.combine(ArraySlice(name.utf8)) } }
+        let relationships = drop.relationships.map { relationship in
+            pair { hash in
+                for value in [
+                    relationship.id, relationship.clientUserID, relationship.coachUserID, relationship.workspaceID,
+                    relationship.status,
+                ] {
+                    hash.combine(value.map { ArraySlice($0.utf8) })
+                }
             }
         }
-        return digest.finalize()
+        let tasks = drop.tasks
+        let taskIDs = drop.taskIDs
+        var fingerprints = [UInt64](repeating: 0, count: 2 * outcomes.count)
+        for (index, outcome) in outcomes.enumerated() {
+            let task = tasks[outcome.task]
+            let flags =
+                Int64(eventTypeRow(outcome.kind)) << 8 | (outcome.occurredAt == nil ? 4 : 0)
+                | (outcome.late ? 1 : 0) | (outcome.supersededVersion ? 2 : 0)
+            let reason = outcome.kind == .skipped ? outcome.skipReason.map { reasons[Int($0)] } : nil
+            let relationship = relationships[task.relationship]
+            let kind = kinds[Int(task.kind)]
+            let (first, second) = taskIDs.withString(task.id) { id in
+                pair { hash in
+                    hash.combine(id)
+                    hash.combine(Int64(task.localDate.days))
+                    hash.combine(flags)
+                    hash.combine(outcome.occurredAt?.micros ?? 0)
+                    hash.combine(relationship.0)
+                    hash.combine(relationship.1)
+                    hash.combine(kind.0)
+                    hash.combine(kind.1)
+                    hash.combine(Int64(reason == nil ? 0 : 1))
+                    hash.combine(reason?.0 ?? 0)
+                    hash.combine(reason?.1 ?? 0)
+                }
+            }
+            fingerprints[2 * index] = first
+            fingerprints[2 * index + 1] = second
+        }
+        return fingerprints
     }
 
-    /// A relationship's ids and details as `adherenceEventsDigest` hashes
-    /// them (each length-prefixed, NULL marked).
-    static func relationshipDigestBytes(_ relationship: Relationship) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for value in [
-            relationship.id, relationship.clientUserID, relationship.coachUserID, relationship.workspaceID,
-            relationship.status,
-        ] {
-            guard let value else {
-                bytes += [0xFF, 0xFF, 0xFF, 0xFF]
-                continue
-            }
-            let utf8 = Array(value.utf8)
-            let count = UInt32(truncatingIfNeeded: utf8.count)
-            bytes += [UInt8(count & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count >> 16 & 0xFF), UInt8(count >> 24)]
-            bytes += utf8
+    /// The `BlockDigest` of a block's rows (positions in the outcomes): its
+    /// row count, then each row's fingerprint pair in order.
+    private static func blockDigest(of rows: ArraySlice<Int>, _ fingerprints: [UInt64]) -> String {
+        var digest = BlockDigest()
+        digest.append(Int64(rows.count))
+        for row in rows {
+            digest.append(word: fingerprints[2 * row])
+            digest.append(word: fingerprints[2 * row + 1])
         }
-        return bytes
+        return digest.finalize()
     }
 
     /// `adherence_events` with the outcomes `rows` (positions in

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Writes a snapshot laid out in blocks (`OutputTable.blockStarts`, with a
-/// `blockDigest`) and records its blocks for the next run
+/// `blockDigests`) and records its blocks for the next run
 /// (`SnapshotBlocks`); a block whose digest the previous run's file holds
 /// is copied from that file rather than built, encoded and compressed.
 ///
 /// Why the copy is the same file a fresh write makes: a row group's chunks
 /// and footer entries are a function of its rows alone (their offsets are
 /// set where they land, `ParquetFileWriter.writeRowGroup(encoded:)`), a
-/// block's rows are a function of what `blockDigest` reads, and a block is
+/// block's rows are a function of what `blockDigests` reads, and a block is
 /// cut into row groups from its own first row. The state that holds the
 /// digests is trusted only by the build that wrote it (`RunState.build`),
 /// and the bytes read back must be those recorded (`Block.written`), so a
@@ -27,13 +27,18 @@ enum SnapshotBlockWriter {
     static func write(
         _ table: OutputTable, to path: String, published: String, previous: SnapshotBlocks?
     ) throws -> Written {
-        guard let blockDigest = table.blockDigest else {
+        guard let blockDigests = table.blockDigests else {
             throw ParquetError(
                 .invalidArgument, path: path, operation: "write blocks", detail: "\(table.name) has no block digest")
         }
         let starts = table.blockStarts
         let blockRanges = starts.indices.map { starts[$0]..<($0 + 1 < starts.count ? starts[$0 + 1] : table.rowCount) }
-        let digests = try ParallelJobs(blockRanges.map { range in { blockDigest(range) } }).run()
+        let digests = blockDigests(blockRanges)
+        guard digests.count == blockRanges.count else {
+            throw ParquetError(
+                .invalidArgument, path: path, operation: "write blocks",
+                detail: "\(digests.count) digests for \(blockRanges.count) blocks")
+        }
         let old = previous.flatMap { PreviousSnapshot($0, fields: table.fields) }
 
         /// One row group of the file: taken from the old file, or rows to encode.

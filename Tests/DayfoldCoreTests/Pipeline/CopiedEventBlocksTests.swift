@@ -7,11 +7,13 @@ import Testing
 /// previous run's file holds unchanged (`SnapshotBlockWriter`): after an
 /// edit to one value an event row is built from, in an old month, the
 /// edited month is built again and the snapshot is byte for byte a full
-/// run's. Each edit touches one input of `ReportTables.adherenceEventsDigest`
+/// run's. Each edit touches one input of `ReportTables.adherenceEventFingerprints`
 /// only, so a digest that left that input out would copy a stale month.
 @Suite struct CopiedEventBlocksTests {
     static let skip =
         "d1053fe5-c531-4231-b910-e97910383fc7,c53b2cc4-b3ae-4903-9448-6b31b8451c59,aab15696-d93c-547f-ae38-d2b7de2dacf9,"
+    static let instance =
+        "bc44f027-3ffa-48b6-96e9-84098939aebe,e8b7c48f-b2ea-5f1c-968a-7078b48b9f79,f31a53f4-8992-59b6-aa65-9a845dbdce51,"
     static let relationship =
         "aab15696-d93c-547f-ae38-d2b7de2dacf9,7ad7be43-8f0a-5167-afee-b0a745ed52c6,d822c40f-efdb-5c2c-995b-f9740a1ebbee,"
         + "1afdb45e-7b27-53a4-a752-9994cb274d82,"
@@ -28,12 +30,17 @@ import Testing
             "tasks/status_events/events-000.csv", "2026-01-31T11:35:00.250+09:00", "2026-01-31T11:36:00.250+09:00",
             true
         ),
+        // A task's kind (2026-01-31, a check-in made a workout).
+        (
+            "tasks/instances/instances-000.csv", instance + "2026-01-31,America/Los_Angeles,CHECK_IN,",
+            instance + "2026-01-31,America/Los_Angeles,WORKOUT,", true
+        ),
         // A relationship's status, a detail column of each of its rows: the
         // relationship has events in every month, so no month is copied.
         ("subjects/relationships.csv", relationship + "ACTIVE,", relationship + "PAUSED,", false),
     ]
 
-    @Test(arguments: 0..<3)
+    @Test(arguments: 0..<4)
     func anEditedOldMonthIsBuiltAgainAndTheRestCopied(edit: Int) throws {
         let root = try TestPaths.temporaryDirectory("copied-\(edit)")
         defer { try? FileManager.default.removeItem(at: root) }

@@ -31,10 +31,12 @@ import Testing
             return [.int64(range.map { values[$0] }), .utf8(names)]
         }
         table.blockStarts = blockStarts
-        table.blockDigest = { range in
-            var digest = BlockDigest()
-            for row in range { digest.append(values[row]) }
-            return digest.finalize()
+        table.blockDigests = { ranges in
+            ranges.map { range in
+                var digest = BlockDigest()
+                for row in range { digest.append(values[row]) }
+                return digest.finalize()
+            }
         }
         return table
     }

@@ -303,8 +303,7 @@ public struct PipelineRunner {
             timings += zip(["ingest", "compute", "write"], zip(clock, clock.dropFirst())).map {
                 ($0, $1.1.timeIntervalSince($1.0))
             }
-            let eventSnapshot = try events.get()
-            var outputs = tables + [eventSnapshot.written]
+            var outputs = try tables + [events.get()]
             if let history {
                 outputs += try history.get().outputs
                 timings.append(("history", try history.get().seconds))
@@ -335,10 +334,8 @@ public struct PipelineRunner {
             manifest.hasPushFolder = layout.hasPushFolder
             manifest.stateUse = state?.use(
                 recomputedUsers: facts.userCount, digestsFromState: digestPlan.fromState,
-                reused: eventSnapshot.copiedText("adherence_events").map {
-                    "the drop is read whole and every user recomputed; " + $0
-                })
-            snapshotBlocks = eventSnapshot.blocks.map { ["adherence_events": $0] } ?? [:]
+                reused: declared.blocks?.copiedText.map { "the drop is read whole and every user recomputed; " + $0 })
+            snapshotBlocks = declared.blocks?.recorded ?? [:]
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
             publishWarnings = try publisher.publish()
             stateFiles = digestPlan.stateFiles(digests)
@@ -359,9 +356,11 @@ public struct PipelineRunner {
         /// The facts again, with the outputs written from them (path, rows, SHA-256).
         var outputs: Stage<(WholeRunFacts, [(String, Int, String)])>
         /// The event snapshot, written from the task outcomes alone.
-        var events: Stage<BlockSnapshot>
+        var events: Stage<(String, Int, String)>
         var digests: Stage<[(digest: String, size: Int)?]>
         var collector: HTMLReportCollector?
+        /// With a state: the snapshots written in blocks (their blocks, what was copied).
+        var blocks: SnapshotBlockKeeping?
         /// An as-of series' earlier steps, written from the run's own reading
         /// once the run's outputs are: those outputs again (the caller's
         /// read of them), and the steps' with the time they took.
@@ -428,21 +427,16 @@ public struct PipelineRunner {
         // The event snapshot reads tasks and their ids, not the rows behind
         // the outcomes: its copy of the drop does not keep those alive.
         let tasks = plan.stage("tasks", after: taskInputs) { $0.withoutFactInputs() }
-        // With a state, its month blocks are recorded for the next run, and
-        // those the previous run's file holds unchanged are copied from it.
-        let keepsBlocks = state != nil
-        let previousEvents = state?.usable?.copyableBlocks(of: "adherence_events")
-        let destination = publisher.destination
+        // With a state, the month blocks of the snapshots laid out in them
+        // are recorded for the next run, and those the previous run's files
+        // hold unchanged are copied from them.
+        let blocks = state.map { SnapshotBlockKeeping(previous: $0.usable, published: publisher.destination) }
         let events = plan.stage("event snapshot", after: tasks, outcomes) { tasks, outcomes in
             let table = ReportTables.adherenceEvents(tasks, outcomes: outcomes, owned: nil)
-            guard keepsBlocks else {
-                return BlockSnapshot(
-                    written: try PipelineRunner.writeSnapshot(
-                        "adherence_events", table, in: staging, debug: debugTables))
+            if let written = try blocks?.write("adherence_events", table, in: staging, debug: debugTables) {
+                return written
             }
-            return try PipelineRunner.writeBlockSnapshot(
-                "adherence_events", table, in: staging, published: destination, previous: previousEvents,
-                debug: debugTables)
+            return try PipelineRunner.writeSnapshot("adherence_events", table, in: staging, debug: debugTables)
         }
         let facts = plan.stage("facts", after: ingested, outcomes, client, activity) {
             drop, outcomes, client, activity in
@@ -471,7 +465,8 @@ public struct PipelineRunner {
             var jobs: [Job] = OutputCatalog.tables(push: result.push != nil).filter { !$0.fromOutcomes }.map { spec in
                 {
                     let written = try PipelineRunner.written(
-                        spec.build(result), spec: spec, in: staging, debug: debugTables, collector: collector)
+                        spec.build(result), spec: spec, in: staging, debug: debugTables, collector: collector,
+                        blocks: blocks)
                     debugRSS("write: \(spec.name)")
                     return written
                 }
@@ -500,7 +495,7 @@ public struct PipelineRunner {
         }
         return WholeRunStages(
             ingested: ingested, facts: facts, outputs: outputs, events: events, digests: digests,
-            collector: collector, history: history)
+            collector: collector, blocks: blocks, history: history)
     }
 
     /// Replaces the state once the outputs are published; a failure is a
@@ -684,11 +679,20 @@ public struct PipelineRunner {
     /// Writes `table` as its catalog entry says: the snapshot, and the CSV
     /// report from the same row groups when it has one; the HTML report's
     /// collector sees the rows as they are written.
+    /// `blocks`: a run with a state writes a snapshot laid out in blocks
+    /// through it (copying the blocks the previous output holds unchanged),
+    /// unless the HTML report reads that table's row groups.
     static func written(
-        _ table: OutputTable, spec: OutputTableSpec, in staging: String, debug: Bool, collector: HTMLReportCollector?
+        _ table: OutputTable, spec: OutputTableSpec, in staging: String, debug: Bool, collector: HTMLReportCollector?,
+        blocks: SnapshotBlockKeeping? = nil
     ) throws -> [(String, Int, String)] {
         if let report = spec.report {
             return try writeReportAndSnapshot(table, report: report, in: staging, debug: debug, collector: collector)
+        }
+        if let blocks, collector == nil || !HTMLReportCollector.tables.contains(spec.name),
+            let written = try blocks.write(spec.name, table, in: staging, debug: debug)
+        {
+            return [written]
         }
         return [
             try writeSnapshot(
@@ -713,36 +717,6 @@ public struct PipelineRunner {
     /// Writes snapshot `name` (and its debug CSV) into the staging directory
     /// `staging` (`OutputPublisher.staging`); returns its path in the
     /// output, row count and SHA-256 (taken as the file is written, not read back).
-    /// A snapshot as written (path, rows, SHA-256) and, when written in
-    /// blocks for a state, its blocks and how many were copied.
-    struct BlockSnapshot: Sendable {
-        var written: (String, Int, String)
-        var blocks: SnapshotBlocks?
-        var copied = 0
-
-        /// The manifest's word on the copy, or nil when nothing was copied.
-        func copiedText(_ name: String) -> String? {
-            guard let blocks, copied > 0 else { return nil }
-            return "\(copied) of \(blocks.blocks.count) month blocks of \(name) were copied from the previous outputs"
-        }
-    }
-
-    /// `writeSnapshot` for a table whose snapshot layout has block digests:
-    /// blocks `previous` holds unchanged are copied from its file
-    /// (`SnapshotBlockWriter`); `published` is the output's final folder.
-    private static func writeBlockSnapshot(
-        _ name: String, _ table: OutputTable, in staging: String, published: String, previous: SnapshotBlocks?,
-        debug: Bool
-    ) throws -> BlockSnapshot {
-        let relative = "snapshots/\(name).parquet"
-        let written = try SnapshotBlockWriter.write(
-            table.asSnapshot, to: staging + "/" + relative, published: published + "/" + relative, previous: previous)
-        if debug { try TableWriters.writeCSV(table, to: staging + "/debug/\(name).csv") }
-        debugRSS("write: \(relative)")
-        return BlockSnapshot(
-            written: (relative, written.rows, written.sha256), blocks: written.blocks, copied: written.copied)
-    }
-
     private static func writeSnapshot(
         _ name: String, _ table: OutputTable, in staging: String, debug: Bool,
         observe: (@Sendable ([ParquetColumnData]) -> Void)? = nil

@@ -60,6 +60,7 @@ enum OutputCatalog {
         // Sorted by (day, delivery_id): a day's rows lie in every partition.
         OutputTableSpec(
             name: "push_deliveries", report: nil, needsPush: true, history: false, merge: .sorted(keyColumns: [10, 0]),
+            snapshotMonthColumn: 10,
             build: { ReportTables.pushDeliveries($0) }),
         OutputTableSpec(
             name: "client_days", report: nil, needsPush: false, history: false, merge: .sorted(keyColumns: [0]),

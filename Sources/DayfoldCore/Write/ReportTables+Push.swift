@@ -24,7 +24,7 @@ extension ReportTables {
         let versions = push.installations.map(\.appVersion)
         let users = push.users
         let intentIDs = push.intentIDs
-        return OutputTable(
+        var table = OutputTable(
             name: "push_deliveries", rowCount: rows.count,
             columns: [
                 OutputColumn(
@@ -63,6 +63,70 @@ extension ReportTables {
                 OutputColumn("after_task_done", .bool { rows[$0].afterTaskDone }),
                 OutputColumn("to_invalid_token", .bool { rows[$0].toInvalidToken }),
             ])
+        // The rows are by day: each month is a block of the snapshot
+        // (Decisions.md, "Snapshots are laid out in month blocks"), whose
+        // digest a run with a state records, to copy it the next night.
+        var blockStarts: [Int] = []
+        var month = Int.min
+        for (position, row) in rows.enumerated() where RelationshipDaySegments.monthIndex(row.day) != month {
+            month = RelationshipDaySegments.monthIndex(row.day)
+            blockStarts.append(position)
+        }
+        table.blockStarts = blockStarts.isEmpty ? [0] : blockStarts
+        table.blockDigests = { ranges in
+            pushDeliveryFingerprints(
+                deliveries, intents: intents, facts: rows, push: push, relationships: result.drop.relationships
+            ).digests(of: ranges)
+        }
+        return table
+    }
+
+    /// Each `push_deliveries` row's fingerprint (`RowFingerprints`, in the
+    /// table's order): its delivery's and intent's ids, recipient,
+    /// relationship id, installation (id, platform, surface, version),
+    /// provider, category, sent_at and attempt count, and its fact's day,
+    /// outcome, error class and flags. Installations and relationships are
+    /// fingerprinted once each and combined as words.
+    static func pushDeliveryFingerprints(
+        _ deliveries: [PushDelivery], intents: [PushIntent], facts: [PushDeliveryFact], push: PushExports,
+        relationships: [Relationship]
+    ) -> RowFingerprints {
+        func words(_ values: [String?]) -> (UInt64, UInt64) {
+            RowFingerprints(count: 1) { _, hash in
+                for value in values { hash.combine(value.map { ArraySlice($0.utf8) }) }
+            }.pair(0)
+        }
+        let installations = push.installations.map {
+            words([$0.id, $0.platform.rawValue, $0.appSurface.rawValue, $0.appVersion])
+        }
+        let relationshipIDs = relationships.map { words([$0.id]) }
+        return RowFingerprints(count: deliveries.count) { row, hash in
+            let delivery = deliveries[row]
+            let intent = intents[row]
+            let fact = facts[row]
+            push.deliveryIDs.withString(delivery.id) { hash.combine($0) }
+            push.intentIDs.withString(intent.id) { hash.combine($0) }
+            push.users.withKey(intent.recipient) { hash.combine($0) }
+            let relationship = intent.relationship.map { relationshipIDs[$0] }
+            hash.combine(Int64(relationship == nil ? 0 : 1))
+            hash.combine(relationship?.0 ?? 0)
+            hash.combine(relationship?.1 ?? 0)
+            let installation = installations[delivery.installation]
+            hash.combine(installation.0)
+            hash.combine(installation.1)
+            hash.combine(ArraySlice(delivery.provider.rawValue.utf8))
+            hash.combine(ArraySlice(intent.category.rawValue.utf8))
+            hash.combine(Int64(delivery.sentAt == nil ? 0 : 1))
+            hash.combine(delivery.sentAt?.micros ?? 0)
+            hash.combine(Int64(delivery.attemptCount == nil ? 0 : 1))
+            hash.combine(delivery.attemptCount ?? 0)
+            hash.combine(Int64(fact.day.days))
+            hash.combine(ArraySlice(fact.outcome.rawValue.utf8))
+            hash.combine(fact.errorClass.map { ArraySlice($0.rawValue.utf8) })
+            hash.combine(
+                Int64(fact.inQuietHours ? 1 : 0) | Int64(fact.afterTaskDone ? 2 : 0)
+                    | Int64(fact.toInvalidToken ? 4 : 0))
+        }
     }
 
     public static func pushDeliveryHealth(_ result: RunResult) -> OutputTable {

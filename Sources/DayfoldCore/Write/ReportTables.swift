@@ -349,53 +349,33 @@ public enum ReportTables {
             var snapshot = adherenceEvents(drop, outcomes: outcomes, rows: months.rows)
             snapshot.blockStarts = months.blockStarts
             snapshot.blockDigests = { ranges in
-                let fingerprints = adherenceEventFingerprints(drop, outcomes: outcomes)
-                return
-                    (try? ParallelJobs(
-                        ranges.map { range in
-                            { blockDigest(of: months.rows[range], fingerprints) }
-                        }
-                    ).run()) ?? []
+                adherenceEventFingerprints(drop, outcomes: outcomes).digests(of: ranges.map { months.rows[$0] })
             }
             return snapshot
         }
         return table
     }
 
-    /// Each outcome's row fingerprint in `adherence_events`: two 64-bit
-    /// `Fingerprint`s of independent seeds (`fingerprints[2 i]`,
-    /// `fingerprints[2 i + 1]`) of everything its row is built from: the
-    /// task's id, date and kind name, the outcome's kind, instant, late and
-    /// superseded flags and skip reason, and its relationship's ids and
-    /// details. Found in one pass in the outcomes' order (tasks and their
-    /// ids in file order: few cache misses), rather than per row in a
-    /// block's order (three dependent misses a row: 0.44 s of CPU on the
-    /// 1.1 GB drop, against the block's own build).
-    static func adherenceEventFingerprints(_ drop: IngestedDrop, outcomes: [TaskOutcome]) -> [UInt64] {
-        func pair(_ fill: (inout Fingerprint) -> Void) -> (UInt64, UInt64) {
-            var first = Fingerprint()
-            var second = Fingerprint()
-            second.combine(UInt64(0x5EED_0F_B10C_D16E))
-            fill(&first)
-            fill(&second)
-            return (first.value, second.value)
+    /// Each outcome's row fingerprint in `adherence_events` (`RowFingerprints`,
+    /// indexed by the outcome's position): the task's id, date and kind name,
+    /// the outcome's kind, instant, late and superseded flags and skip
+    /// reason, and its relationship's ids and details. Names and
+    /// relationships are fingerprinted once each and combined as words.
+    static func adherenceEventFingerprints(_ drop: IngestedDrop, outcomes: [TaskOutcome]) -> RowFingerprints {
+        func words(_ values: [String?]) -> (UInt64, UInt64) {
+            RowFingerprints(count: 1) { _, hash in
+                for value in values { hash.combine(value.map { ArraySlice($0.utf8) }) }
+            }.pair(0)
         }
-        let kinds = drop.taskKinds.map { name in pair { $0.combine(ArraySlice(name.utf8)) } }
-        let reasons = drop.eventReasons.map { name in pair { $0.combine(ArraySlice(name.utf8)) } }
-        let relationships = drop.relationships.map { relationship in
-            pair { hash in
-                for value in [
-                    relationship.id, relationship.clientUserID, relationship.coachUserID, relationship.workspaceID,
-                    relationship.status,
-                ] {
-                    hash.combine(value.map { ArraySlice($0.utf8) })
-                }
-            }
+        let kinds = drop.taskKinds.map { words([$0]) }
+        let reasons = drop.eventReasons.map { words([$0]) }
+        let relationships = drop.relationships.map {
+            words([$0.id, $0.clientUserID, $0.coachUserID, $0.workspaceID, $0.status])
         }
         let tasks = drop.tasks
         let taskIDs = drop.taskIDs
-        var fingerprints = [UInt64](repeating: 0, count: 2 * outcomes.count)
-        for (index, outcome) in outcomes.enumerated() {
+        return RowFingerprints(count: outcomes.count) { index, hash in
+            let outcome = outcomes[index]
             let task = tasks[outcome.task]
             let flags =
                 Int64(eventTypeRow(outcome.kind)) << 8 | (outcome.occurredAt == nil ? 4 : 0)
@@ -403,37 +383,18 @@ public enum ReportTables {
             let reason = outcome.kind == .skipped ? outcome.skipReason.map { reasons[Int($0)] } : nil
             let relationship = relationships[task.relationship]
             let kind = kinds[Int(task.kind)]
-            let (first, second) = taskIDs.withString(task.id) { id in
-                pair { hash in
-                    hash.combine(id)
-                    hash.combine(Int64(task.localDate.days))
-                    hash.combine(flags)
-                    hash.combine(outcome.occurredAt?.micros ?? 0)
-                    hash.combine(relationship.0)
-                    hash.combine(relationship.1)
-                    hash.combine(kind.0)
-                    hash.combine(kind.1)
-                    hash.combine(Int64(reason == nil ? 0 : 1))
-                    hash.combine(reason?.0 ?? 0)
-                    hash.combine(reason?.1 ?? 0)
-                }
-            }
-            fingerprints[2 * index] = first
-            fingerprints[2 * index + 1] = second
+            taskIDs.withString(task.id) { hash.combine($0) }
+            hash.combine(Int64(task.localDate.days))
+            hash.combine(flags)
+            hash.combine(outcome.occurredAt?.micros ?? 0)
+            hash.combine(relationship.0)
+            hash.combine(relationship.1)
+            hash.combine(kind.0)
+            hash.combine(kind.1)
+            hash.combine(Int64(reason == nil ? 0 : 1))
+            hash.combine(reason?.0 ?? 0)
+            hash.combine(reason?.1 ?? 0)
         }
-        return fingerprints
-    }
-
-    /// The `BlockDigest` of a block's rows (positions in the outcomes): its
-    /// row count, then each row's fingerprint pair in order.
-    private static func blockDigest(of rows: ArraySlice<Int>, _ fingerprints: [UInt64]) -> String {
-        var digest = BlockDigest()
-        digest.append(Int64(rows.count))
-        for row in rows {
-            digest.append(word: fingerprints[2 * row])
-            digest.append(word: fingerprints[2 * row + 1])
-        }
-        return digest.finalize()
     }
 
     /// `adherence_events` with the outcomes `rows` (positions in

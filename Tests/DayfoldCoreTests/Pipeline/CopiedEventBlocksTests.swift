@@ -3,11 +3,12 @@ import Testing
 
 @testable import DayfoldCore
 
-/// A run with a state copies the month blocks of `adherence_events` that the
-/// previous run's file holds unchanged (`SnapshotBlockWriter`): after an
-/// edit to one value an event row is built from, in an old month, the
-/// edited month is built again and the snapshot is byte for byte a full
-/// run's. Each edit touches one input of `ReportTables.adherenceEventFingerprints`
+/// A run with a state copies the month blocks of `adherence_events` and
+/// `push_deliveries` that the previous run's files hold unchanged
+/// (`SnapshotBlockWriter`): after an edit to one value a row is built from,
+/// in an old month, the edited month is built again and the snapshots are
+/// byte for byte a full run's. Each edit touches one input of
+/// `ReportTables.adherenceEventFingerprints` or `pushDeliveryFingerprints`
 /// only, so a digest that left that input out would copy a stale month.
 @Suite struct CopiedEventBlocksTests {
     static let skip =
@@ -17,32 +18,51 @@ import Testing
     static let relationship =
         "aab15696-d93c-547f-ae38-d2b7de2dacf9,7ad7be43-8f0a-5167-afee-b0a745ed52c6,d822c40f-efdb-5c2c-995b-f9740a1ebbee,"
         + "1afdb45e-7b27-53a4-a752-9994cb274d82,"
+    static let delivery =
+        "cf09a2d6-0e87-5797-a1bb-2b9465427c54,2c2233d4-31d6-579c-8801-0c966579dd47,9532b4f3-12a4-5b7b-85f0-39748a3b74ab,"
 
-    /// (file, text, replacement, months copied): one value of one row.
-    static let edits: [(String, String, String, Bool)] = [
+    /// One value of one row changed: which file, what text becomes what,
+    /// the table it shows in, and whether some of its months are still copied.
+    struct Edit: Sendable {
+        var file: String
+        var text: String
+        var replacement: String
+        var table: String
+        var copies: Bool
+    }
+
+    static let edits: [Edit] = [
         // The skip reason of a task's one event (2026-02-01): January and March are copied.
-        (
-            "tasks/status_events/events-000.csv", skip + "PENDING,SKIPPED,TRAVEL,", skip + "PENDING,SKIPPED,ILLNESS,",
-            true
-        ),
+        Edit(
+            file: "tasks/status_events/events-000.csv", text: skip + "PENDING,SKIPPED,TRAVEL,",
+            replacement: skip + "PENDING,SKIPPED,ILLNESS,", table: "adherence_events", copies: true),
         // A completion's instant, a minute later (2026-01-31, still on time).
-        (
-            "tasks/status_events/events-000.csv", "2026-01-31T11:35:00.250+09:00", "2026-01-31T11:36:00.250+09:00",
-            true
-        ),
+        Edit(
+            file: "tasks/status_events/events-000.csv", text: "2026-01-31T11:35:00.250+09:00",
+            replacement: "2026-01-31T11:36:00.250+09:00", table: "adherence_events", copies: true),
         // A task's kind (2026-01-31, a check-in made a workout).
-        (
-            "tasks/instances/instances-000.csv", instance + "2026-01-31,America/Los_Angeles,CHECK_IN,",
-            instance + "2026-01-31,America/Los_Angeles,WORKOUT,", true
-        ),
+        Edit(
+            file: "tasks/instances/instances-000.csv", text: instance + "2026-01-31,America/Los_Angeles,CHECK_IN,",
+            replacement: instance + "2026-01-31,America/Los_Angeles,WORKOUT,", table: "adherence_events", copies: true),
         // A relationship's status, a detail column of each of its rows: the
         // relationship has events in every month, so no month is copied.
-        ("subjects/relationships.csv", relationship + "ACTIVE,", relationship + "PAUSED,", false),
+        Edit(
+            file: "subjects/relationships.csv", text: relationship + "ACTIVE,", replacement: relationship + "PAUSED,",
+            table: "adherence_events", copies: false),
+        // A delivery's attempt count (sent 2026-01-31): February and March are copied.
+        Edit(
+            file: "push/deliveries/deliveries-000.csv", text: delivery + "EXPO,DELIVERED,1,",
+            replacement: delivery + "EXPO,DELIVERED,2,", table: "push_deliveries", copies: true),
+        // The same delivery's provider.
+        Edit(
+            file: "push/deliveries/deliveries-000.csv", text: delivery + "EXPO,DELIVERED,1,",
+            replacement: delivery + "FCM,DELIVERED,1,", table: "push_deliveries", copies: true),
     ]
 
-    @Test(arguments: 0..<4)
-    func anEditedOldMonthIsBuiltAgainAndTheRestCopied(edit: Int) throws {
-        let root = try TestPaths.temporaryDirectory("copied-\(edit)")
+    @Test(arguments: 0..<6)
+    func anEditedOldMonthIsBuiltAgainAndTheRestCopied(edit index: Int) throws {
+        let edit = Self.edits[index]
+        let root = try TestPaths.temporaryDirectory("copied-\(index)")
         defer { try? FileManager.default.removeItem(at: root) }
         let drop = root.appendingPathComponent("drop")
         try FileManager.default.copyItem(
@@ -58,21 +78,35 @@ import Testing
             return try IncrementalRunTests.manifestJSON(root.appendingPathComponent(output))
         }
         _ = try run("nightly", ["--state", state])
-        let (path, text, replacement, copies) = Self.edits[edit]
-        let file = drop.appendingPathComponent(path)
+        let file = drop.appendingPathComponent(edit.file)
         let before = try String(contentsOf: file, encoding: .utf8)
-        #expect(before.components(separatedBy: text).count == 2, "\(text) is in \(path) once")
-        try before.replacingOccurrences(of: text, with: replacement).write(to: file, atomically: true, encoding: .utf8)
+        #expect(before.components(separatedBy: edit.text).count == 2, "\(edit.text) is in \(edit.file) once")
+        try before.replacingOccurrences(of: edit.text, with: edit.replacement)
+            .write(to: file, atomically: true, encoding: .utf8)
         let manifest = try run("nightly", ["--state", state])
         _ = try run("full", [])
-        let snapshot = "snapshots/adherence_events.parquet"
-        let nightly = try Data(contentsOf: root.appendingPathComponent("nightly/\(snapshot)"))
-        let full = try Data(contentsOf: root.appendingPathComponent("full/\(snapshot)"))
-        #expect(nightly == full, "edit \(edit): the snapshot is not the full run's")
+        for name in ["adherence_events", "push_deliveries"] {
+            let snapshot = "snapshots/\(name).parquet"
+            let nightly = try Data(contentsOf: root.appendingPathComponent("nightly/\(snapshot)"))
+            let full = try Data(contentsOf: root.appendingPathComponent("full/\(snapshot)"))
+            #expect(nightly == full, "edit \(index): \(name) is not the full run's")
+        }
+        // SampleData's events and deliveries span January to March: the
+        // untouched months are copied, the edited one is not.
         let reason = manifest["reason"] as? String ?? ""
-        // SampleData's events span January to March: the untouched months are copied.
-        #expect(reason.contains("month blocks of adherence_events were copied") == copies, "\(reason)")
-        #expect(manifest["mode"] as? String == (copies ? "incremental" : "full"), "\(reason)")
-        #expect(!reason.contains("3 of 3 month blocks"), "the edited month was copied: \(reason)")
+        let counts = Self.copied(edit.table, in: reason)
+        #expect((counts.map { $0.copied > 0 } ?? false) == edit.copies, "\(reason)")
+        #expect(counts.map { $0.copied < $0.blocks } ?? true, "the edited month was copied: \(reason)")
+        #expect(manifest["mode"] as? String == "incremental", "\(reason)")
+    }
+
+    /// "N of M month blocks of `table`" in a manifest's reason.
+    static func copied(_ table: String, in reason: String) -> (copied: Int, blocks: Int)? {
+        guard let range = reason.range(of: " month blocks of \(table)") else { return nil }
+        let words = Array(reason[..<range.lowerBound].split(separator: " ").suffix(3))
+        guard words.count == 3, words[1] == "of", let copied = Int(words[0]), let blocks = Int(words[2]) else {
+            return nil
+        }
+        return (copied, blocks)
     }
 }

@@ -3,11 +3,12 @@ import Testing
 
 @testable import DayfoldCore
 
-/// `adherence_events`' snapshot is laid out in month blocks of `local_date`
-/// (Decisions.md, "Snapshots are laid out in month blocks"), its rows in the
-/// keys' order inside each month: the regrouping, and what a whole and a
-/// partitioned run publish.
-@Suite struct AdherenceEventLayoutTests {
+/// `adherence_events` and `push_deliveries` are laid out in month blocks
+/// (Decisions.md, "Snapshots are laid out in month blocks"): events by the
+/// month of `local_date`, in the keys' order inside each month; deliveries,
+/// by day already, cut into row groups at each month. The regrouping, and
+/// what a whole and a partitioned run publish.
+@Suite struct MonthBlockLayoutTests {
     /// Worked by hand: rows 10…15 in key order with months
     /// 5, 3, 5, 4, 3, 5: month 3 takes rows 11 and 14, month 4 row 13,
     /// month 5 rows 10, 12 and 15, each in the order they came.
@@ -66,6 +67,39 @@ import Testing
             for group in info.rowGroups {
                 let months = Set(rows[first..<(first + Int(group.rows))].map { month($0.1) })
                 #expect(months.count == 1, "\(name): a row group spans months \(months)")
+                first += Int(group.rows)
+            }
+        }
+        #expect(published.count == 2 && published[0] == published[1])
+    }
+
+    /// `push_deliveries` is by day already: its snapshot is cut into row
+    /// groups at each month, whole and partitioned alike.
+    @Test func pushDeliveriesAreCutAtMonthsWholeAndPartitioned() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sample = TestPaths.repositoryRoot.appendingPathComponent("SampleData/demo")
+        var published: [Data] = []
+        for (name, extra) in [("whole", [String]()), ("partitioned", ["--max-memory", "1K"])] {
+            let output = root.appendingPathComponent(name)
+            let run = try DayfoldProcess.run(
+                ["run", "--input", sample.path, "--output", output.path, "--as-of", "2026-03-31T18:00:00Z"] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            let snapshot = output.appendingPathComponent("snapshots/push_deliveries.parquet").path
+            published.append(try Data(contentsOf: URL(fileURLWithPath: snapshot)))
+            let info = try ParquetFileInfo.read(path: snapshot)
+            let columns = try info.readColumns(path: snapshot, limit: Int.max)
+            let day = try #require(info.fields.firstIndex { $0.name == "day" })
+            guard case .int32(let days) = columns[day] else {
+                Issue.record("day is not a DATE")
+                return
+            }
+            let months = days.map { RelationshipDaySegments.monthIndex(LocalDate(days: $0 ?? 0)) }
+            #expect(months == months.sorted(), "\(name): rows are by day")
+            #expect(Set(months).count >= 3 && info.rowGroups.count == Set(months).count, "\(name): a group per month")
+            var first = 0
+            for group in info.rowGroups {
+                #expect(Set(months[first..<(first + Int(group.rows))]).count == 1, "\(name): a group spans months")
                 first += Int(group.rows)
             }
         }

@@ -40,49 +40,52 @@ enum SnapshotBlockWriter {
                 detail: "\(digests.count) digests for \(blockRanges.count) blocks")
         }
         let old = previous.flatMap { PreviousSnapshot($0, fields: table.fields) }
-
-        /// One row group of the file: taken from the old file, or rows to encode.
-        enum Step {
-            case copy(ParquetEncodedRowGroup)
-            case encode(Range<Int>)
-        }
-        var steps: [(block: Int, step: Step)] = []
-        var copied = 0
-        for (block, range) in blockRanges.enumerated() {
-            if let groups = old?.groups(digest: digests[block], rows: range.count) {
-                steps += groups.map { (block, .copy($0)) }
-                copied += 1
-                continue
-            }
-            for first in stride(from: range.lowerBound, to: range.upperBound, by: TableWriters.rowGroupRows) {
-                steps.append((block, .encode(first..<min(first + TableWriters.rowGroupRows, range.upperBound))))
+        // A block the old file holds is read, checked and copied when its
+        // turn comes (one block's row groups in memory at a time); the
+        // others' row groups are built one ahead on another core, as
+        // `TableWriters` builds them.
+        let copies = blockRanges.indices.map { old?.holds(digest: digests[$0], rows: blockRanges[$0].count) ?? false }
+        func groupRanges(_ block: Range<Int>) -> [Range<Int>] {
+            stride(from: block.lowerBound, to: block.upperBound, by: TableWriters.rowGroupRows).map {
+                $0..<min($0 + TableWriters.rowGroupRows, block.upperBound)
             }
         }
-
-        let writer = try ParquetFileWriter(path: path, fields: table.fields)
-        // Row groups to encode are built one ahead on another core, as `TableWriters` builds them.
-        let encodes = steps.indices.filter { if case .encode = steps[$0].step { return true } else { return false } }
+        let encodes = blockRanges.indices.filter { !copies[$0] }.flatMap { groupRanges(blockRanges[$0]) }
         func build(_ position: Int) -> BackgroundValue<[ParquetColumnData]>? {
-            guard position < encodes.count, case .encode(let rows) = steps[encodes[position]].step else { return nil }
+            guard position < encodes.count else { return nil }
+            let rows = encodes[position]
             return BackgroundValue { table.rowGroup(rows) }
         }
         var nextEncode = 0
         var ahead = build(0)
+        let writer = try ParquetFileWriter(path: path, fields: table.fields)
         var groupDigests = [[String]](repeating: [], count: blockRanges.count)
-        for (block, step) in steps {
-            let group: ParquetEncodedRowGroup
-            switch step {
-            case .copy(let taken):
-                group = taken
-            case .encode:
-                guard let built = ahead else { continue }
-                nextEncode += 1
-                ahead = build(nextEncode)
-                guard let encoded = try writer.encodeRowGroup(built.value()) else { continue }
-                group = encoded
-            }
+        var copied = 0
+        func write(_ group: ParquetEncodedRowGroup, block: Int) throws {
             try writer.writeRowGroup(encoded: group)
             groupDigests[block].append(writtenDigest(group))
+        }
+        for (block, range) in blockRanges.enumerated() {
+            if copies[block] {
+                if let groups = old?.groups(digest: digests[block], rows: range.count) {
+                    for group in groups { try write(group, block: block) }
+                    copied += 1
+                } else {
+                    // Not what was recorded (the file changed since): built here, as a full run builds it.
+                    for rows in groupRanges(range) {
+                        if let group = try writer.encodeRowGroup(table.rowGroup(rows)) {
+                            try write(group, block: block)
+                        }
+                    }
+                }
+                continue
+            }
+            for _ in groupRanges(range) {
+                guard let built = ahead else { break }
+                nextEncode += 1
+                ahead = build(nextEncode)
+                if let group = try writer.encodeRowGroup(built.value()) { try write(group, block: block) }
+            }
         }
         try writer.close()
         let blocks = blockRanges.indices.map { block in
@@ -142,6 +145,13 @@ enum SnapshotBlockWriter {
             self.reader = reader
             rowGroups = groups
             self.blocks = blocks
+        }
+
+        /// Whether the file holds a block with `digest` and `rows` rows (as
+        /// recorded: its bytes are read and checked by `groups`).
+        func holds(digest: String, rows: Int) -> Bool {
+            guard let (block, _) = blocks[digest] else { return false }
+            return block.rows == rows && block.rowGroups > 0
         }
 
         /// The row groups of the block with `digest` and `rows` rows, read

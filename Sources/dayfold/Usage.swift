@@ -66,9 +66,9 @@ enum Usage {
                                state; a folder of its own, outside the drop and the
                                output). Outputs are always byte-identical to a run
                                without it. Reused: the SHA-256 of files whose size and
-                               modification time are unchanged; the months of
-                               adherence_events and push_deliveries that did not change,
-                               copied from the previous outputs; and under --max-memory
+                               modification time are unchanged; the months of the large
+                               snapshots that did not change, copied from the previous
+                               outputs; and under --max-memory
                                the partitions whose inputs and as-of are unchanged. A
                                state of another dayfold, pipeline or time-zone database,
                                or a damaged one, means a full run; the manifest's mode,

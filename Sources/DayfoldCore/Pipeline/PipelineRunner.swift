@@ -686,12 +686,27 @@ public struct PipelineRunner {
         _ table: OutputTable, spec: OutputTableSpec, in staging: String, debug: Bool, collector: HTMLReportCollector?,
         blocks: SnapshotBlockKeeping? = nil
     ) throws -> [(String, Int, String)] {
+        let copyable = collector == nil || !HTMLReportCollector.tables.contains(spec.name)
         if let report = spec.report {
+            if let blocks, copyable, table.snapshotLayout != nil {
+                // The snapshot in its blocks and the report, each built on its own, side by side.
+                let snapshot = table.asSnapshot
+                if snapshot.blockDigests != nil {
+                    let jobs: [@Sendable () throws -> (String, Int, String)] = [
+                        {
+                            let csv = try TableWriters.writeCSV(table, to: staging + "/" + report)
+                            return (report, csv.rows, csv.sha256)
+                        },
+                        { try blocks.write(spec.name, snapshot: snapshot, in: staging) },
+                    ]
+                    let written = try ParallelJobs(jobs).run()
+                    if debug { try TableWriters.writeCSV(table, to: staging + "/debug/\(table.name).csv") }
+                    return written
+                }
+            }
             return try writeReportAndSnapshot(table, report: report, in: staging, debug: debug, collector: collector)
         }
-        if let blocks, collector == nil || !HTMLReportCollector.tables.contains(spec.name),
-            let written = try blocks.write(spec.name, table, in: staging, debug: debug)
-        {
+        if let blocks, copyable, let written = try blocks.write(spec.name, table, in: staging, debug: debug) {
             return [written]
         }
         return [

@@ -23,11 +23,18 @@ final class SnapshotBlockKeeping: Sendable {
     func write(_ name: String, _ table: OutputTable, in staging: String, debug: Bool) throws -> (String, Int, String)? {
         let snapshot = table.asSnapshot
         guard snapshot.blockDigests != nil else { return nil }
+        let written = try write(name, snapshot: snapshot, in: staging)
+        if debug { try TableWriters.writeCSV(table, to: staging + "/debug/\(name).csv") }
+        return written
+    }
+
+    /// Writes `snapshot` (a table in its snapshot layout, with block
+    /// digests) as snapshot `name`, and records its blocks.
+    func write(_ name: String, snapshot: OutputTable, in staging: String) throws -> (String, Int, String) {
         let relative = "snapshots/\(name).parquet"
         let result = try SnapshotBlockWriter.write(
             snapshot, to: staging + "/" + relative, published: published + "/" + relative,
             previous: previous?.copyableBlocks(of: name))
-        if debug { try TableWriters.writeCSV(table, to: staging + "/debug/\(name).csv") }
         written.withLock { $0[name] = (result.blocks, result.copied) }
         debugRSS("write: \(relative)")
         return (relative, result.rows, result.sha256)

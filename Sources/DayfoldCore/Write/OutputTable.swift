@@ -82,6 +82,17 @@ public struct OutputTable: Sendable {
     /// (a pass over the table's facts) is done once, and only by runs that
     /// keep blocks.
     var blockDigests: (@Sendable ([Range<Int>]) -> [String])?
+    /// A column with one value on every row that changes from run to run
+    /// (`relationship_days`' `as_of`), and its data for a row group of n
+    /// rows: `blockDigests` leave it out, and a copied row group gets its
+    /// chunk encoded again (`SnapshotBlockWriter`).
+    var encodedOnCopy: EncodedOnCopy?
+
+    /// See `encodedOnCopy`.
+    struct EncodedOnCopy: Sendable {
+        var column: Int
+        var data: @Sendable (Int) -> ParquetColumnData
+    }
 
     /// The table as its snapshot lays it out.
     var asSnapshot: OutputTable { snapshotLayout?() ?? self }

@@ -60,9 +60,54 @@ public enum ReportTables {
         let tables = result.relationshipDays
         var table = relationshipDays(result, RelationshipDaySegments.byRelationship(order: order, tables: tables))
         table.snapshotLayout = {
-            relationshipDays(result, RelationshipDaySegments.inMonths(order: order, tables: tables))
+            let layout = RelationshipDaySegments.inMonths(order: order, tables: tables)
+            var snapshot = relationshipDays(result, layout)
+            snapshot.blockDigests = { ranges in relationshipDayFingerprints(result, layout).digests(of: ranges) }
+            snapshot.encodedOnCopy = OutputTable.EncodedOnCopy(column: snapshot.fields.count - 1) {
+                asOfData(result, rows: $0)
+            }
+            return snapshot
         }
         return table
+    }
+
+    /// Each row's fingerprint in `relationship_days` laid out as `layout`
+    /// (`RowFingerprints`, in the layout's row order): the day's date, zone
+    /// name, counts, state and streak, and the relationship's ids and
+    /// details; not `as_of`, which a copied block gets encoded again.
+    static func relationshipDayFingerprints(_ result: RunResult, _ layout: RelationshipDaySegments) -> RowFingerprints {
+        func words(_ values: [String?]) -> (UInt64, UInt64) {
+            RowFingerprints(count: 1) { _, hash in
+                for value in values { hash.combine(value.map { ArraySlice($0.utf8) }) }
+            }.pair(0)
+        }
+        let relationships = result.drop.relationships.map {
+            words([$0.id, $0.clientUserID, $0.coachUserID, $0.workspaceID, $0.status])
+        }
+        let zones = result.drop.zones
+        let zoneNames = (0..<zones.namedCount).map { words([zones.name(of: ZoneID($0))]) }
+        // The days in the layout's row order, read in place from their tables.
+        var days: [RelationshipDay] = []
+        days.reserveCapacity(layout.starts[layout.starts.count - 1])
+        for segment in layout.segments { days += result.relationshipDays[segment.relationship][segment.days] }
+        return RowFingerprints(count: days.count) { row, hash in
+            let day = days[row]
+            let relationship = relationships[day.relationship]
+            let zone = Int(day.zone) < zoneNames.count ? zoneNames[Int(day.zone)] : words([zones.name(of: day.zone)])
+            hash.combine(relationship.0)
+            hash.combine(relationship.1)
+            hash.combine(Int64(day.date.days))
+            hash.combine(zone.0)
+            hash.combine(zone.1)
+            hash.combine(Int64(day.completed))
+            hash.combine(Int64(day.skipped))
+            hash.combine(Int64(day.missed))
+            hash.combine(Int64(day.open))
+            hash.combine(Int64(day.excluded))
+            hash.combine(Int64(day.infoCards))
+            hash.combine(ArraySlice(day.state.rawValue.utf8))
+            hash.combine(Int64(day.streakLength))
+        }
     }
 
     /// `relationship_days` with its rows in `layout`'s order and row blocks.

@@ -39,7 +39,9 @@ enum SnapshotBlockWriter {
                 .invalidArgument, path: path, operation: "write blocks",
                 detail: "\(digests.count) digests for \(blockRanges.count) blocks")
         }
-        let old = previous.flatMap { PreviousSnapshot($0, fields: table.fields) }
+        let fresh = table.encodedOnCopy
+        let leftOut = fresh?.column
+        let old = previous.flatMap { PreviousSnapshot($0, fields: table.fields, leavingOut: leftOut) }
         // A block the old file holds is read, checked and copied when its
         // turn comes (one block's row groups in memory at a time); the
         // others' row groups are built one ahead on another core, as
@@ -63,12 +65,14 @@ enum SnapshotBlockWriter {
         var copied = 0
         func write(_ group: ParquetEncodedRowGroup, block: Int) throws {
             try writer.writeRowGroup(encoded: group)
-            groupDigests[block].append(writtenDigest(group))
+            groupDigests[block].append(writtenDigest(group, leavingOut: leftOut))
         }
         for (block, range) in blockRanges.enumerated() {
             if copies[block] {
                 if let groups = old?.groups(digest: digests[block], rows: range.count) {
-                    for group in groups { try write(group, block: block) }
+                    for group in groups {
+                        try write(fresh.map { try reencoded(group, $0, writer) } ?? group, block: block)
+                    }
                     copied += 1
                 } else {
                     // Not what was recorded (the file changed since): built here, as a full run builds it.
@@ -98,15 +102,25 @@ enum SnapshotBlockWriter {
             blocks: SnapshotBlocks(path: published, blocks: blocks), copied: copied)
     }
 
+    /// `group` with column `fresh.column`'s chunk encoded again from `fresh.data`.
+    private static func reencoded(
+        _ group: ParquetEncodedRowGroup, _ fresh: OutputTable.EncodedOnCopy, _ writer: ParquetFileWriter
+    ) throws -> ParquetEncodedRowGroup {
+        var group = group
+        group.chunks[fresh.column] = try writer.encodeChunk(fresh.data(group.rowCount), field: fresh.column)
+        return group
+    }
+
     /// The SHA-256 of a row group as it stands in a file, wherever it lands:
     /// its row count, and each chunk's footer entry (its offset left out)
-    /// and bytes.
-    static func writtenDigest(_ group: ParquetEncodedRowGroup) -> String {
+    /// and bytes; but for column `leavingOut` (`OutputTable.encodedOnCopy`),
+    /// whose chunk a copy encodes again.
+    static func writtenDigest(_ group: ParquetEncodedRowGroup, leavingOut: Int? = nil) -> String {
         var hasher = SHA256Hasher()
         var head = ThriftCompactWriter()
         head.writeI64(field: 1, Int64(group.rowCount))
         hasher.update(head.bytes)
-        for chunk in group.chunks {
+        for (column, chunk) in group.chunks.enumerated() where column != leavingOut {
             var metadata = chunk.metadata
             metadata.dataPageOffset = 0
             var thrift = ThriftCompactWriter()
@@ -125,12 +139,14 @@ enum SnapshotBlockWriter {
     private struct PreviousSnapshot {
         let reader: ParquetFileReader
         let rowGroups: [ParquetRowGroupMetadata]
+        /// The column left out of the written digests (`OutputTable.encodedOnCopy`).
+        let leavingOut: Int?
         /// The blocks by digest: the block, and its first row group.
         let blocks: [String: (block: SnapshotBlocks.Block, firstGroup: Int)]
 
         /// nil when the file is gone, unreadable, of other fields, or not
         /// the row groups the record describes: nothing is copied then.
-        init?(_ previous: SnapshotBlocks, fields: [ParquetField]) {
+        init?(_ previous: SnapshotBlocks, fields: [ParquetField], leavingOut: Int?) {
             guard let info = try? ParquetFileInfo.readTyped(path: previous.path), info.fields == fields,
                 let reader = try? ParquetFileReader(path: previous.path)
             else { return nil }
@@ -143,6 +159,7 @@ enum SnapshotBlockWriter {
                 first += block.rowGroups
             }
             self.reader = reader
+            self.leavingOut = leavingOut
             rowGroups = groups
             self.blocks = blocks
         }
@@ -170,7 +187,7 @@ enum SnapshotBlockWriter {
                     chunks.append(ParquetEncodedRowGroup.Chunk(bytes: bytes, metadata: column))
                 }
                 let group = ParquetEncodedRowGroup(rowCount: Int(metadata.rowCount), chunks: chunks)
-                digests.append(SnapshotBlockWriter.writtenDigest(group))
+                digests.append(SnapshotBlockWriter.writtenDigest(group, leavingOut: leavingOut))
                 groups.append(group)
             }
             guard groups.reduce(0, { $0 + $1.rowCount }) == rows, SHA256Hasher.hex(digests.joined()) == block.written

@@ -116,4 +116,40 @@ import Testing
         try TableWriters.writeParquet(table, to: plain)
         #expect(try Data(contentsOf: URL(fileURLWithPath: plain)) == Data(contentsOf: URL(fileURLWithPath: path)))
     }
+
+    /// A column with one value on every row that changes between runs
+    /// (`as_of`): left out of the digests, encoded again on a copy, so every
+    /// block is copied and the file is still the fresh one.
+    @Test func aConstantColumnIsEncodedAgainOnACopy() throws {
+        let root = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        func table(_ constant: Int64) -> OutputTable {
+            let base = Self.table(Self.values)
+            var table = OutputTable(
+                name: "t", rowCount: base.rowCount,
+                fields: base.fields + [ParquetField(name: "as_of", type: .int64, nullable: false)]
+            ) { range in
+                base.rowGroup(range) + [.int64(range.map { _ in constant })]
+            }
+            table.blockStarts = base.blockStarts
+            table.blockDigests = base.blockDigests
+            table.encodedOnCopy = OutputTable.EncodedOnCopy(column: 2) { rows in
+                .int64([Int64?](repeating: constant, count: rows))
+            }
+            return table
+        }
+        func write(_ constant: Int64, _ name: String, previous: SnapshotBlocks?) throws -> (
+            SnapshotBlockWriter.Written, Data
+        ) {
+            let path = root.appendingPathComponent(name).path
+            let written = try SnapshotBlockWriter.write(table(constant), to: path, published: path, previous: previous)
+            return (written, try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+        let (first, _) = try write(1, "first.parquet", previous: nil)
+        let (fresh, freshBytes) = try write(2, "fresh.parquet", previous: nil)
+        let (next, nextBytes) = try write(2, "next.parquet", previous: first.blocks)
+        #expect(next.copied == 3)
+        #expect(nextBytes == freshBytes)
+        #expect(next.blocks.blocks == fresh.blocks.blocks)
+    }
 }

@@ -38,6 +38,20 @@ struct Fingerprint {
         bytes.withUnsafeBufferPointer { combine(UnsafeBufferPointer(rebasing: $0[field])) }
     }
 
+    /// As `combine(_: ArraySlice<UInt8>?)`, for a string's UTF-8 bytes, read
+    /// in place (no array made of them: names are combined once per row).
+    mutating func combine(_ text: String?) {
+        guard var text else {
+            mix(0xFFFF_FFFF_FFFF_FFFF)
+            return
+        }
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { combine($0) }
+        if done == nil {
+            text.makeContiguousUTF8()
+            text.utf8.withContiguousStorageIfAvailable { combine($0) }
+        }
+    }
+
     /// As `combine(_: ArraySlice<UInt8>?)`, for bytes lent as a span (an
     /// interned id read in place, `ByteStrings.withString`).
     mutating func combine(_ bytes: Span<UInt8>) {

@@ -688,23 +688,9 @@ public struct PipelineRunner {
     ) throws -> [(String, Int, String)] {
         let copyable = collector == nil || !HTMLReportCollector.tables.contains(spec.name)
         if let report = spec.report {
-            if let blocks, copyable, table.snapshotLayout != nil {
-                // The snapshot in its blocks and the report, each built on its own, side by side.
-                let snapshot = table.asSnapshot
-                if snapshot.blockDigests != nil {
-                    let jobs: [@Sendable () throws -> (String, Int, String)] = [
-                        {
-                            let csv = try TableWriters.writeCSV(table, to: staging + "/" + report)
-                            return (report, csv.rows, csv.sha256)
-                        },
-                        { try blocks.write(spec.name, snapshot: snapshot, in: staging) },
-                    ]
-                    let written = try ParallelJobs(jobs).run()
-                    if debug { try TableWriters.writeCSV(table, to: staging + "/debug/\(table.name).csv") }
-                    return written
-                }
-            }
-            return try writeReportAndSnapshot(table, report: report, in: staging, debug: debug, collector: collector)
+            return try writeReportAndSnapshot(
+                table, report: report, in: staging, debug: debug, collector: collector,
+                blocks: copyable ? blocks : nil)
         }
         if let blocks, copyable, let written = try blocks.write(spec.name, table, in: staging, debug: debug) {
             return [written]
@@ -717,12 +703,23 @@ public struct PipelineRunner {
     }
 
     static func writeReportAndSnapshot(
-        _ table: OutputTable, report: String, in staging: String, debug: Bool, collector: HTMLReportCollector? = nil
+        _ table: OutputTable, report: String, in staging: String, debug: Bool, collector: HTMLReportCollector? = nil,
+        blocks: SnapshotBlockKeeping? = nil
     ) throws -> [(String, Int, String)] {
         let snapshot = "snapshots/\(table.name).parquet"
+        let name = table.name
+        // With a state, a snapshot laid out in blocks is written through them.
+        var inBlocks: (@Sendable (OutputTable) throws -> (rows: Int, sha256: String)?)?
+        if let blocks {
+            inBlocks = { layout in
+                guard layout.blockDigests != nil else { return nil }
+                let written = try blocks.write(name, snapshot: layout, in: staging)
+                return (written.1, written.2)
+            }
+        }
         let written = try TableWriters.writeParquetAndCSV(
             table, parquet: staging + "/" + snapshot, csv: staging + "/" + report,
-            observe: collector?.observer(table: table.name, fields: table.fields))
+            observe: collector?.observer(table: table.name, fields: table.fields), blocks: inBlocks)
         if debug { try TableWriters.writeCSV(table, to: staging + "/debug/\(table.name).csv") }
         return [
             (report, written.csv.rows, written.csv.sha256), (snapshot, written.parquet.rows, written.parquet.sha256),

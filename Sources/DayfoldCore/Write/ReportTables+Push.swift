@@ -91,15 +91,10 @@ extension ReportTables {
         _ deliveries: [PushDelivery], intents: [PushIntent], facts: [PushDeliveryFact], push: PushExports,
         relationships: [Relationship]
     ) -> RowFingerprints {
-        func words(_ values: [String?]) -> (UInt64, UInt64) {
-            RowFingerprints(count: 1) { _, hash in
-                for value in values { hash.combine(value.map { ArraySlice($0.utf8) }) }
-            }.pair(0)
-        }
         let installations = push.installations.map {
-            words([$0.id, $0.platform.rawValue, $0.appSurface.rawValue, $0.appVersion])
+            RowFingerprints.pair(of: [$0.id, $0.platform.rawValue, $0.appSurface.rawValue, $0.appVersion])
         }
-        let relationshipIDs = relationships.map { words([$0.id]) }
+        let relationshipIDs = relationships.map { RowFingerprints.pair(of: [$0.id]) }
         return RowFingerprints(count: deliveries.count) { row, hash in
             let delivery = deliveries[row]
             let intent = intents[row]
@@ -114,15 +109,15 @@ extension ReportTables {
             let installation = installations[delivery.installation]
             hash.combine(installation.0)
             hash.combine(installation.1)
-            hash.combine(ArraySlice(delivery.provider.rawValue.utf8))
-            hash.combine(ArraySlice(intent.category.rawValue.utf8))
+            hash.combine(delivery.provider.rawValue)
+            hash.combine(intent.category.rawValue)
             hash.combine(Int64(delivery.sentAt == nil ? 0 : 1))
             hash.combine(delivery.sentAt?.micros ?? 0)
             hash.combine(Int64(delivery.attemptCount == nil ? 0 : 1))
             hash.combine(delivery.attemptCount ?? 0)
             hash.combine(Int64(fact.day.days))
-            hash.combine(ArraySlice(fact.outcome.rawValue.utf8))
-            hash.combine(fact.errorClass.map { ArraySlice($0.rawValue.utf8) })
+            hash.combine(fact.outcome.rawValue)
+            hash.combine(fact.errorClass?.rawValue)
             hash.combine(
                 Int64(fact.inQuietHours ? 1 : 0) | Int64(fact.afterTaskDone ? 2 : 0)
                     | Int64(fact.toInvalidToken ? 4 : 0))

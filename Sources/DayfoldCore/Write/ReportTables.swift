@@ -76,16 +76,9 @@ public enum ReportTables {
     /// name, counts, state and streak, and the relationship's ids and
     /// details; not `as_of`, which a copied block gets encoded again.
     static func relationshipDayFingerprints(_ result: RunResult, _ layout: RelationshipDaySegments) -> RowFingerprints {
-        func words(_ values: [String?]) -> (UInt64, UInt64) {
-            RowFingerprints(count: 1) { _, hash in
-                for value in values { hash.combine(value.map { ArraySlice($0.utf8) }) }
-            }.pair(0)
-        }
-        let relationships = result.drop.relationships.map {
-            words([$0.id, $0.clientUserID, $0.coachUserID, $0.workspaceID, $0.status])
-        }
+        let relationships = relationshipPairs(result.drop.relationships)
         let zones = result.drop.zones
-        let zoneNames = (0..<zones.namedCount).map { words([zones.name(of: ZoneID($0))]) }
+        let zoneNames = (0..<zones.namedCount).map { RowFingerprints.pair(of: [zones.name(of: ZoneID($0))]) }
         // The days in the layout's row order, read in place from their tables.
         var days: [RelationshipDay] = []
         days.reserveCapacity(layout.starts[layout.starts.count - 1])
@@ -93,7 +86,9 @@ public enum ReportTables {
         return RowFingerprints(count: days.count) { row, hash in
             let day = days[row]
             let relationship = relationships[day.relationship]
-            let zone = Int(day.zone) < zoneNames.count ? zoneNames[Int(day.zone)] : words([zones.name(of: day.zone)])
+            let zone =
+                Int(day.zone) < zoneNames.count
+                ? zoneNames[Int(day.zone)] : RowFingerprints.pair(of: [zones.name(of: day.zone)])
             hash.combine(relationship.0)
             hash.combine(relationship.1)
             hash.combine(Int64(day.date.days))
@@ -105,7 +100,7 @@ public enum ReportTables {
             hash.combine(Int64(day.open))
             hash.combine(Int64(day.excluded))
             hash.combine(Int64(day.infoCards))
-            hash.combine(ArraySlice(day.state.rawValue.utf8))
+            hash.combine(day.state.rawValue)
             hash.combine(Int64(day.streakLength))
         }
     }
@@ -407,16 +402,9 @@ public enum ReportTables {
     /// reason, and its relationship's ids and details. Names and
     /// relationships are fingerprinted once each and combined as words.
     static func adherenceEventFingerprints(_ drop: IngestedDrop, outcomes: [TaskOutcome]) -> RowFingerprints {
-        func words(_ values: [String?]) -> (UInt64, UInt64) {
-            RowFingerprints(count: 1) { _, hash in
-                for value in values { hash.combine(value.map { ArraySlice($0.utf8) }) }
-            }.pair(0)
-        }
-        let kinds = drop.taskKinds.map { words([$0]) }
-        let reasons = drop.eventReasons.map { words([$0]) }
-        let relationships = drop.relationships.map {
-            words([$0.id, $0.clientUserID, $0.coachUserID, $0.workspaceID, $0.status])
-        }
+        let kinds = drop.taskKinds.map { RowFingerprints.pair(of: [$0]) }
+        let reasons = drop.eventReasons.map { RowFingerprints.pair(of: [$0]) }
+        let relationships = relationshipPairs(drop.relationships)
         let tasks = drop.tasks
         let taskIDs = drop.taskIDs
         return RowFingerprints(count: outcomes.count) { index, hash in
@@ -439,6 +427,15 @@ public enum ReportTables {
             hash.combine(Int64(reason == nil ? 0 : 1))
             hash.combine(reason?.0 ?? 0)
             hash.combine(reason?.1 ?? 0)
+        }
+    }
+
+    /// Each relationship's ids and details, fingerprinted once
+    /// (`RowFingerprints.pair(of:)`) for the rows' fingerprints of the
+    /// tables that show them.
+    static func relationshipPairs(_ relationships: [Relationship]) -> [(UInt64, UInt64)] {
+        relationships.map {
+            RowFingerprints.pair(of: [$0.id, $0.clientUserID, $0.coachUserID, $0.workspaceID, $0.status])
         }
     }
 

@@ -26,6 +26,15 @@ struct RowFingerprints: Sendable {
         }
     }
 
+    /// The two fingerprints of a few names, combined in order (a table of
+    /// names or a relationship's details is fingerprinted once, then
+    /// combined into each row as two words).
+    static func pair(of values: [String?]) -> (UInt64, UInt64) {
+        RowFingerprints(count: 1) { _, hash in
+            for value in values { hash.combine(value) }
+        }.pair(0)
+    }
+
     /// Row `row`'s two fingerprints.
     func pair(_ row: Int) -> (UInt64, UInt64) { (words[2 * row], words[2 * row + 1]) }
 

@@ -44,15 +44,23 @@ enum TableWriters {
     /// one build of each row group when the two have one order: the two
     /// files are exactly what `writeParquet` and `writeCSV` write, and the
     /// columns are made once instead of twice. Returns each file's rows and SHA-256.
+    /// `blocks`: for a snapshot in another order than the report's, what
+    /// writes it in its blocks (a run with a state, `SnapshotBlockKeeping`);
+    /// nil: written as `writeParquet` writes it.
     static func writeParquetAndCSV(
         _ table: OutputTable, parquet parquetPath: String, csv csvPath: String, guardFormulas: Bool = true,
-        observe: (@Sendable ([ParquetColumnData]) -> Void)? = nil
+        observe: (@Sendable ([ParquetColumnData]) -> Void)? = nil,
+        blocks: (@Sendable (OutputTable) throws -> (rows: Int, sha256: String)?)? = nil
     ) throws -> (parquet: (rows: Int, sha256: String), csv: (rows: Int, sha256: String)) {
         if let layout = table.snapshotLayout {
             // The snapshot's rows are in another order (month blocks): each
             // file is built from its own row groups, side by side.
             let jobs: [@Sendable () throws -> (rows: Int, sha256: String)] = [
-                { try writeParquet(layout(), to: parquetPath, alsoWrite: { observe?($0) }) },
+                {
+                    let snapshot = layout()
+                    if let written = try blocks?(snapshot) { return written }
+                    return try writeParquet(snapshot, to: parquetPath, alsoWrite: { observe?($0) })
+                },
                 { try writeCSV(table, to: csvPath, guardFormulas: guardFormulas) },
             ]
             let written = try ParallelJobs(jobs).run()

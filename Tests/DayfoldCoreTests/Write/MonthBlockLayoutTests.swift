@@ -9,6 +9,22 @@ import Testing
 /// by day already, cut into row groups at each month. The regrouping, and
 /// what a whole and a partitioned run publish.
 @Suite struct MonthBlockLayoutTests {
+    /// SampleData run whole and partitioned (a 1 KB budget), with debug
+    /// tables, into `root`: each run's name and output.
+    static func sampleRunsWholeAndPartitioned(in root: URL) throws -> [(name: String, output: URL)] {
+        let sample = TestPaths.repositoryRoot.appendingPathComponent("SampleData/demo")
+        return try [("whole", [String]()), ("partitioned", ["--max-memory", "1K"])].map { name, extra in
+            let output = root.appendingPathComponent(name)
+            let run = try DayfoldProcess.run(
+                [
+                    "run", "--input", sample.path, "--output", output.path, "--as-of", "2026-03-31T18:00:00Z",
+                    "--debug-tables",
+                ] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            return (name, output)
+        }
+    }
+
     /// Worked by hand: rows 10…15 in key order with months
     /// 5, 3, 5, 4, 3, 5: month 3 takes rows 11 and 14, month 4 row 13,
     /// month 5 rows 10, 12 and 15, each in the order they came.
@@ -31,16 +47,8 @@ import Testing
     @Test func theSnapshotIsTheKeyOrderInMonthBlocksWholeAndPartitioned() throws {
         let root = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        let sample = TestPaths.repositoryRoot.appendingPathComponent("SampleData/demo")
         var published: [Data] = []
-        for (name, extra) in [("whole", [String]()), ("partitioned", ["--max-memory", "1K"])] {
-            let output = root.appendingPathComponent(name)
-            let run = try DayfoldProcess.run(
-                [
-                    "run", "--input", sample.path, "--output", output.path, "--as-of", "2026-03-31T18:00:00Z",
-                    "--debug-tables",
-                ] + extra)
-            #expect(run.status == 0, "\(run.stderr)")
+        for (name, output) in try Self.sampleRunsWholeAndPartitioned(in: root) {
             let snapshot = output.appendingPathComponent("snapshots/adherence_events.parquet").path
             published.append(try Data(contentsOf: URL(fileURLWithPath: snapshot)))
             let info = try ParquetFileInfo.read(path: snapshot)
@@ -78,13 +86,8 @@ import Testing
     @Test func pushDeliveriesAreCutAtMonthsWholeAndPartitioned() throws {
         let root = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        let sample = TestPaths.repositoryRoot.appendingPathComponent("SampleData/demo")
         var published: [Data] = []
-        for (name, extra) in [("whole", [String]()), ("partitioned", ["--max-memory", "1K"])] {
-            let output = root.appendingPathComponent(name)
-            let run = try DayfoldProcess.run(
-                ["run", "--input", sample.path, "--output", output.path, "--as-of", "2026-03-31T18:00:00Z"] + extra)
-            #expect(run.status == 0, "\(run.stderr)")
+        for (name, output) in try Self.sampleRunsWholeAndPartitioned(in: root) {
             let snapshot = output.appendingPathComponent("snapshots/push_deliveries.parquet").path
             published.append(try Data(contentsOf: URL(fileURLWithPath: snapshot)))
             let info = try ParquetFileInfo.read(path: snapshot)

@@ -197,9 +197,8 @@ public final class DropIngestor {
         var side: DropIngestor
         var accounts: Int
         var rejects: Int
-        /// Where the side's push accounts and rejects start (they join last).
-        var pushAccounts = 0
-        var pushRejects = 0
+        /// The side's `rowsAfterAsOf` when it began (it starts from this one's).
+        var rowsAfterAsOf = 0
     }
 
     /// `withTasks`: the side also resolves task ids (read-only: tasks are
@@ -214,25 +213,15 @@ public final class DropIngestor {
             side.taskIDs = taskIDs
             side.taskOfID = taskOfID
         }
-        return Fork(side: side, accounts: drop.accounts.count, rejects: drop.rejects.count)
+        return Fork(
+            side: side, accounts: drop.accounts.count, rejects: drop.rejects.count, rowsAfterAsOf: drop.rowsAfterAsOf)
     }
 
     /// Takes the accounts and rejects a side added.
     private func join(_ fork: Fork) {
         drop.accounts += fork.side.drop.accounts[fork.accounts...]
+        drop.rowsAfterAsOf += fork.side.drop.rowsAfterAsOf - fork.rowsAfterAsOf
         drop.rejects += fork.side.drop.rejects[fork.rejects...]
-    }
-
-    /// Takes the accounts and rejects a side added before `end`.
-    private func join(_ fork: Fork, upTo end: (accounts: Int, rejects: Int)) {
-        drop.accounts += fork.side.drop.accounts[fork.accounts..<end.accounts]
-        drop.rejects += fork.side.drop.rejects[fork.rejects..<end.rejects]
-    }
-
-    /// Takes the accounts and rejects a side added from `start` on.
-    private func join(_ fork: Fork, from start: (accounts: Int, rejects: Int)) {
-        drop.accounts += fork.side.drop.accounts[start.accounts...]
-        drop.rejects += fork.side.drop.rejects[start.rejects...]
     }
 
     /// Input bytes of the files finished so far, and rows read (for progress).
@@ -320,7 +309,13 @@ public final class DropIngestor {
         drop.accounts[account].count(fate)
     }
 
-    func isAfterAsOf(_ instant: Instant) -> Bool { instant > options.asOf }
+    /// Whether `instant` is after the as-of; a yes is counted
+    /// (`IngestedDrop.rowsAfterAsOf`: the reading then depends on the as-of).
+    func isAfterAsOf(_ instant: Instant) -> Bool {
+        guard instant > options.asOf else { return false }
+        drop.rowsAfterAsOf += 1
+        return true
+    }
 
     /// About how many rows `files` hold, from their sizes and a row length:
     /// only to size id tables up front (a wrong guess costs a regrowth or

@@ -43,6 +43,30 @@ public struct HealthDay: Sendable {
         Int64(source) << 8 | Int64(metric.position)
     }
 
+    /// Writes the day's aggregates for `ReadingArchive` (the source sums in
+    /// key order: the archive's bytes do not depend on a dictionary's order).
+    func archive(into writer: inout BinaryArchiveWriter) throws(SystemCallError) {
+        writer.write(records)
+        writer.write(plain: sums)
+        let keys = sourceSums.keys.sorted()
+        try writer.write(plain: keys)
+        try writer.write(plain: keys.map { sourceSums[$0] ?? 0 })
+        try writer.write(plain: latest)
+    }
+
+    init() {}
+
+    /// A day as `archive(into:)` wrote it.
+    init(from reader: inout BinaryArchiveReader) throws(BinaryArchiveError) {
+        records = try reader.readInt()
+        sums = try reader.readPlain(MetricValues.self)
+        let keys = try reader.readPlainArray(Int64.self)
+        let values = try reader.readPlainArray(Double.self)
+        guard keys.count == values.count else { throw BinaryArchiveError(reason: "a health day's sums do not pair") }
+        sourceSums = Dictionary(zip(keys, values), uniquingKeysWith: { first, _ in first })
+        latest = try reader.readPlainArray(LatestSample.self)
+    }
+
     mutating func add(_ metric: Metric, _ value: Double, source: Int32, start: Instant, end: Instant?, order: Int) {
         records += 1
         switch metric.aggregate {

@@ -1,5 +1,5 @@
 /// Status of a daily task or a status event (the `TaskStatus` of the design).
-public enum TaskStatus: String, Sendable, CaseIterable {
+public enum TaskStatus: String, Sendable, BitwiseCopyable, CaseIterable {
     case pending = "PENDING"
     case inProgress = "IN_PROGRESS"
     case completed = "COMPLETED"
@@ -28,7 +28,7 @@ public struct Relationship: Sendable, Equatable {
 }
 
 /// A user's time-zone history row.
-public struct TimezoneRow: Sendable {
+public struct TimezoneRow: Sendable, BitwiseCopyable {
     public var zone: ZoneID
     public var effectiveFrom: Instant
     public var order: Int
@@ -47,7 +47,7 @@ public struct Goal: Sendable {
 /// An accepted task. Plain data with no String in it: millions are copied,
 /// sorted through and freed, and a String would cost an allocation and
 /// reference counting on each.
-public struct DailyTask: Sendable {
+public struct DailyTask: Sendable, BitwiseCopyable {
     /// The task's id: its index in `IngestedDrop.taskIDs`.
     public var id: Int32
     public var relationship: Int
@@ -62,7 +62,7 @@ public struct DailyTask: Sendable {
     public var order: Int
 }
 
-public struct StatusEvent: Sendable {
+public struct StatusEvent: Sendable, BitwiseCopyable {
     /// The event's id: its index in `IngestedDrop.eventIDs`.
     public var id: Int32
     public var task: Int
@@ -76,20 +76,20 @@ public struct StatusEvent: Sendable {
     public var reason: Int32?
 }
 
-public struct ValueEntry: Sendable {
+public struct ValueEntry: Sendable, BitwiseCopyable {
     public var task: Int
     public var recordedAt: Instant
     public var offsetSeconds: Int32
     public var accepted: Bool
 }
 
-public struct InfoCard: Sendable {
+public struct InfoCard: Sendable, BitwiseCopyable {
     public var relationship: Int
     public var localDate: LocalDate
 }
 
 /// The winning, not deleted revision of a journal entry.
-public struct JournalEntry: Sendable {
+public struct JournalEntry: Sendable, BitwiseCopyable {
     /// The user's index among the drop's journal users (`IngestedDrop.journalUsers`,
     /// one per distinct user id, from 0): grouping entries by user needs no
     /// String hashing, and an entry holds no reference, so the copies an

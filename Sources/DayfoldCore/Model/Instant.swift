@@ -1,7 +1,7 @@
 /// A point in time: microseconds since 1970-01-01T00:00:00Z.
 /// `writtenOffset` keeps the offset the source wrote, which SPEC §1.2 uses as
 /// the last time-zone fallback (the wall-clock date as the device recorded it).
-public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct Instant: Hashable, Comparable, Sendable, BitwiseCopyable, CustomStringConvertible {
     public var micros: Int64
 
     public init(micros: Int64) { self.micros = micros }
@@ -69,7 +69,7 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
 }
 
 /// An instant parsed from text, with the UTC offset (seconds) it was written with.
-public struct ParsedInstant: Sendable, Hashable {
+public struct ParsedInstant: Sendable, BitwiseCopyable, Hashable {
     public var instant: Instant
     public var offsetSeconds: Int32
 

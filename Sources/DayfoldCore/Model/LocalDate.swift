@@ -1,6 +1,6 @@
 /// A calendar date with no time zone: days since 1970-01-01.
 /// Stored as an integer so day tables are dense arrays and date math is `+ 1`.
-public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct LocalDate: Hashable, Comparable, Sendable, BitwiseCopyable, Codable, CustomStringConvertible {
     public var days: Int32
 
     public init(days: Int32) { self.days = days }

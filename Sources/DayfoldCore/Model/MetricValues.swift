@@ -1,7 +1,7 @@
 /// One value per metric of `HealthMetric.registry`, nil (NULL) where no
 /// record gave one, held in place: as an array each client day and health
 /// day would allocate, and each copy of a day would retain it.
-public struct MetricValues: Sendable, Equatable {
+public struct MetricValues: Sendable, BitwiseCopyable, Equatable {
     /// How many metrics a day can hold. The registry may grow to this many
     /// (checked by `HealthMetricTests`); beyond it, raise it with the storage's size.
     static let capacity = 8

@@ -26,23 +26,23 @@ public struct PushExports: Sendable {
     func user(_ index: Int32) -> String { String(decoding: users.key(index), as: UTF8.self) }
 }
 
-public enum PushProvider: String, Sendable, CaseIterable, Codable {
+public enum PushProvider: String, Sendable, BitwiseCopyable, CaseIterable, Codable {
     case expo = "EXPO"
     case apns = "APNS"
     case fcm = "FCM"
 }
 
-public enum PushPlatform: String, Sendable, CaseIterable, Codable {
+public enum PushPlatform: String, Sendable, BitwiseCopyable, CaseIterable, Codable {
     case ios = "IOS"
     case android = "ANDROID"
 }
 
-public enum PushAppSurface: String, Sendable, CaseIterable, Codable {
+public enum PushAppSurface: String, Sendable, BitwiseCopyable, CaseIterable, Codable {
     case coachMobile = "COACH_MOBILE"
     case clientMobile = "CLIENT_MOBILE"
 }
 
-public enum PushCategory: String, Sendable, CaseIterable, Codable {
+public enum PushCategory: String, Sendable, BitwiseCopyable, CaseIterable, Codable {
     case message = "MESSAGE"
     case voiceNote = "VOICE_NOTE"
     case attachment = "ATTACHMENT"
@@ -74,7 +74,7 @@ public struct PushInstallation: Sendable {
     public var revokedAt: Instant?
 }
 
-public struct PushIntent: Sendable {
+public struct PushIntent: Sendable, BitwiseCopyable {
     var id: Int32
     var recipient: Int32
     public var category: PushCategory
@@ -89,7 +89,7 @@ public struct PushIntent: Sendable {
 }
 
 /// `CANCELED` (one L) is read as `cancelled`.
-public enum PushIntentStatus: String, Sendable {
+public enum PushIntentStatus: String, Sendable, BitwiseCopyable {
     case scheduled = "SCHEDULED"
     case ready = "READY"
     case sent = "SENT"
@@ -98,7 +98,7 @@ public enum PushIntentStatus: String, Sendable {
     case suppressed = "SUPPRESSED"
 }
 
-public struct PushDelivery: Sendable {
+public struct PushDelivery: Sendable, BitwiseCopyable {
     var id: Int32
     public var intent: Int
     public var installation: Int
@@ -112,7 +112,7 @@ public struct PushDelivery: Sendable {
     public var failedAt: Instant?
 }
 
-public enum PushDeliveryStatus: String, Sendable, CaseIterable {
+public enum PushDeliveryStatus: String, Sendable, BitwiseCopyable, CaseIterable {
     case pending = "PENDING"
     case sent = "SENT"
     case delivered = "DELIVERED"
@@ -122,7 +122,7 @@ public enum PushDeliveryStatus: String, Sendable, CaseIterable {
     case invalidToken = "INVALID_TOKEN"
 }
 
-public struct PushReceipt: Sendable {
+public struct PushReceipt: Sendable, BitwiseCopyable {
     var id: Int32
     public var delivery: Int
     public var ok: Bool
@@ -132,7 +132,7 @@ public struct PushReceipt: Sendable {
 }
 
 /// Quiet hours in force from `effectiveFrom` on; either end nil means none.
-public struct NotificationPreference: Sendable {
+public struct NotificationPreference: Sendable, BitwiseCopyable {
     public var effectiveFrom: Instant
     /// Seconds after local midnight.
     public var quietStart: Int32?

@@ -54,6 +54,11 @@ public struct ZoneCatalog: Sendable {
     /// The `UTC` zone (the last fallback, SPEC §1.2): in every catalog, under this id.
     public static let utc: ZoneID = 0
 
+    /// The named zones in id order (UTC first): calling `id(named:)` with
+    /// each on a new catalog gives them the same ids (a stored reading's
+    /// catalog is made again that way, `ReadingArchive`).
+    var zoneNames: [String] { table.zones.map(\.name) }
+
     public init() {
         let utcZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? TimeZone.current
         table = Table(zones: [ZoneCatalog.build(name: "UTC", timeZone: utcZone)], ids: ["UTC": ZoneCatalog.utc])

@@ -16,6 +16,18 @@ public struct ByteStrings: Sendable {
         self.offsets = offsets
     }
 
+    /// The bytes and the offsets that cut them (for `ReadingArchive`).
+    var storage: (bytes: [UInt8], offsets: [Int]) { (bytes, offsets) }
+
+    /// Strings from stored bytes and offsets, or nil when the offsets do
+    /// not cut the bytes (start at 0, never decrease, end at the count).
+    init?(validating bytes: [UInt8], offsets: [Int]) {
+        guard offsets.first == 0, offsets.last == bytes.count else { return nil }
+        for index in offsets.indices.dropFirst() where offsets[index] < offsets[index - 1] { return nil }
+        self.bytes = bytes
+        self.offsets = offsets
+    }
+
     public var count: Int { offsets.count - 1 }
 
     /// Room for `count` strings of `bytes` bytes in all (see `DropIngestor.roomForRows`).

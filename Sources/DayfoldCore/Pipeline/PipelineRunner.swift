@@ -102,6 +102,43 @@ public struct PipelineRunner {
         return drop
     }
 
+    /// The kept reading handed over as `ingest` hands over a reading: the
+    /// client side's inputs, then the task side's (without push rows, as
+    /// ingest hands them over before push/ is read), with the header
+    /// notices a reading of the files would print.
+    static func handOver(
+        _ drop: IngestedDrop, client: Handover<IngestedDrop>, tasks: Handover<IngestedDrop>, showProgress: Bool
+    ) -> IngestedDrop {
+        let progress = ProgressReporter(enabled: showProgress, totalBytes: 1)
+        progress.begin("ingest (the kept reading)")
+        client(drop)
+        var taskSide = drop
+        taskSide.push = nil
+        taskSide.notificationPreferences = [:]
+        tasks(taskSide)
+        progress.finish()
+        HeaderNotices.report(drop.accounts)
+        return drop
+    }
+
+    /// The manifest's `mode` and `reason` of a whole run with a state: what
+    /// of the previous run it reused (the kept reading, copied month
+    /// blocks), or why it is a full run.
+    static func stateUse(
+        _ state: StateContext, recomputedUsers: Int, digestsFromState: Set<String>, reading: ReadingKeeping?,
+        copied: String?
+    ) -> Manifest.StateUse {
+        let readingText = reading?.text ?? "the drop is read whole"
+        let reused =
+            reading?.reused == true || copied != nil
+            ? ([readingText + " and every user recomputed"] + (copied.map { [$0] } ?? [])).joined(separator: "; ")
+            : nil
+        return state.use(
+            recomputedUsers: recomputedUsers, digestsFromState: digestsFromState, reused: reused,
+            fullBecause: readingText + ", so every user is recomputed "
+                + "(runs under max_memory reuse the partitions whose inputs and as-of are unchanged)")
+    }
+
     /// The accounts with their files' SHA-256 from `FileDigests`, and a
     /// warning for each CSV file whose size when hashed is not the size
     /// ingest read: the file changed during the run, so its digest may not
@@ -258,6 +295,17 @@ public struct PipelineRunner {
         let inputFiles = layout.allFiles
         let digestPlan = InputDigestPlan(files: inputFiles, state: state?.usable, verify: verifyInputs)
         let hashPaths = digestPlan.pathsToHash
+        // With a state, a whole run keeps its reading for the next run and
+        // reads the kept one instead of the drop where it holds (a series
+        // reads its own way, `AsOfCandidates`, and keeps none).
+        let reading =
+            asOfSeries == nil
+            ? state.map {
+                ReadingKeeping(
+                    state: $0, files: inputFiles, digests: digestPlan, verify: verifyInputs, asOf: asOf.instant)
+            } : nil
+        // A run that fails leaves the state folder as it was.
+        defer { reading?.discardUncommitted() }
         // The staging folder exists from the start: every stage writes into it.
         let publisher = try OutputPublisher(target: target)
         let started = Date()
@@ -274,7 +322,7 @@ public struct PipelineRunner {
         defer { stages.finish() }
         let plan = StagePlan(keepingValuesUntilExit: keepMemoryUntilExit)
         let declared = declareWholeRun(
-            plan, hashPaths: hashPaths, publisher: publisher, stages: stages, state: state)
+            plan, hashPaths: hashPaths, publisher: publisher, stages: stages, state: state, reading: reading)
         plan.run()
         // Every stage that writes into the staging folder is waited for
         // before any error is thrown (it is removed on the way out); an
@@ -285,6 +333,7 @@ public struct PipelineRunner {
         let events = declared.events.result()
         // The write lap ends with the run's own outputs: the series' steps are timed on their own.
         let writtenAt = declared.outputs.finishedAt ?? Date()
+        let keepWarnings = (try? declared.kept?.result().get()) ?? []
         if let error = declared.ingested.failure {
             publisher.abandon()
             throw error
@@ -332,9 +381,11 @@ public struct PipelineRunner {
                 failedImports: drop.failedImports.sorted(by: bytesLess),
                 timings: timings, unrecognizedFiles: drop.unrecognizedFiles)
             manifest.hasPushFolder = layout.hasPushFolder
-            manifest.stateUse = state?.use(
-                recomputedUsers: facts.userCount, digestsFromState: digestPlan.fromState,
-                reused: declared.blocks?.copiedText.map { "the drop is read whole and every user recomputed; " + $0 })
+            manifest.stateUse = state.map {
+                PipelineRunner.stateUse(
+                    $0, recomputedUsers: facts.userCount, digestsFromState: digestPlan.fromState, reading: reading,
+                    copied: declared.blocks?.copiedText)
+            }
             snapshotBlocks = declared.blocks?.recorded ?? [:]
             try Data(manifest.json().utf8).write(to: URL(fileURLWithPath: publisher.path("manifest.json")))
             publishWarnings = try publisher.publish()
@@ -342,7 +393,9 @@ public struct PipelineRunner {
         } catch {
             throw PipelineRunner.writeFailure(error, publisher)
         }
-        publishWarnings += saveState(state, files: stateFiles, snapshotBlocks: snapshotBlocks)
+        publishWarnings += keepWarnings
+        publishWarnings += saveState(
+            state, files: stateFiles, snapshotBlocks: snapshotBlocks, reading: reading?.commit())
         var outcome = outcome(read: drop.rowsRead, rejected: drop.rowsRejected, publisher: publisher)
         outcome.warnings = warnings + publishWarnings
         outcome.failedImports = drop.failedImports.sorted(by: bytesLess)
@@ -361,6 +414,8 @@ public struct PipelineRunner {
         var collector: HTMLReportCollector?
         /// With a state: the snapshots written in blocks (their blocks, what was copied).
         var blocks: SnapshotBlockKeeping?
+        /// With a state: the reading kept for the next run (its warnings).
+        var kept: Stage<[String]>?
         /// An as-of series' earlier steps, written from the run's own reading
         /// once the run's outputs are: those outputs again (the caller's
         /// read of them), and the steps' with the time they took.
@@ -391,7 +446,7 @@ public struct PipelineRunner {
     /// rest of the facts, and the writing of every other output from them.
     private func declareWholeRun(
         _ plan: StagePlan, hashPaths: [String], publisher: OutputPublisher, stages: ProgressReporter,
-        state: StateContext?
+        state: StateContext?, reading: ReadingKeeping?
     ) -> WholeRunStages {
         let staging = publisher.staging
         let (config, asOf, input, debugTables) = (config, asOf, input, debugTables)
@@ -405,11 +460,15 @@ public struct PipelineRunner {
         let clientInputs = plan.handover("client inputs", of: IngestedDrop.self)
         let taskInputs = plan.handover("task inputs", of: IngestedDrop.self)
         let ingested = plan.stage("ingest", handingOver: clientInputs, taskInputs) { client, tasks in
-            try PipelineRunner.ingest(
+            if let kept = reading?.readKept() {
+                return PipelineRunner.handOver(kept, client: client, tasks: tasks, showProgress: showProgress)
+            }
+            return try PipelineRunner.ingest(
                 input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false,
                 hashWhileReading: false, keepsAsOfCandidates: series != nil, clientInputs: client, taskInputs: tasks,
                 layoutOptions: DropLayout.Options(followLinks: followLinks))
         }
+        let kept = reading.map { keeping in plan.stage("keep reading", after: ingested) { keeping.keep($0) } }
         let client = plan.stage("client facts", after: clientInputs) {
             FactsStage.clientSide($0, config: config, asOf: asOf)
         }
@@ -495,24 +554,26 @@ public struct PipelineRunner {
         }
         return WholeRunStages(
             ingested: ingested, facts: facts, outputs: outputs, events: events, digests: digests,
-            collector: collector, blocks: blocks, history: history)
+            collector: collector, blocks: blocks, kept: kept, history: history)
     }
 
     /// Replaces the state once the outputs are published; a failure is a
     /// warning (the outputs stand, and the previous state is still whole).
     private func saveState(
         _ state: StateContext?, files: [RunState.FileFacts], partitionKeys: [String] = [],
-        snapshotBlocks: [String: SnapshotBlocks] = [:]
+        snapshotBlocks: [String: SnapshotBlocks] = [:], reading: RunState.Reading? = nil
     ) -> [String] {
         guard let state else { return [] }
         do {
             try state.directory.save(
                 RunState(
                     configDigest: config.digest, pipeline: config.name, asOf: asOf.instant, files: files,
-                    partitionKeys: partitionKeys, build: snapshotBlocks.isEmpty ? "" : RunState.currentBuild,
-                    snapshotBlocks: snapshotBlocks))
-            // Partitions only the replaced state named are no longer needed.
+                    partitionKeys: partitionKeys,
+                    build: snapshotBlocks.isEmpty && reading == nil ? "" : RunState.currentBuild,
+                    snapshotBlocks: snapshotBlocks, reading: reading))
+            // Partitions and readings only the replaced state named are no longer needed.
             PartitionStore(state: state.directory).removeUnreferenced(keeping: Set(partitionKeys))
+            ReadingKeeping.removeUnreferenced(in: state.directory, keeping: reading)
             return []
         } catch {
             let text = (error as? DayfoldError)?.message ?? "\(error)"

@@ -18,7 +18,7 @@ import Foundation
 public struct RunState: Sendable, Equatable {
     /// Bumped whenever the layout or the meaning of a field changes: a state
     /// of another format is not read (the run is a full one, saying why).
-    public static let format = 2
+    public static let format = 3
 
     /// A file of the drop as the state last saw it.
     public struct FileFacts: Sendable, Equatable {
@@ -34,6 +34,34 @@ public struct RunState: Sendable, Equatable {
             self.size = size
             self.modifiedNanoseconds = modifiedNanoseconds
             self.sha256 = sha256
+        }
+    }
+
+    /// The drop's reading kept beside the state (`ReadingArchive`), for
+    /// the next run on the same files.
+    public struct Reading: Sendable, Equatable {
+        /// Its file's name in the state's folder.
+        public var file: String
+        public var size: Int64
+        /// `BinaryArchiveWriter`'s check of its bytes.
+        public var check: String
+        /// The as-of it was read as of.
+        public var asOf: Instant
+        /// `IngestedDrop.rowsAfterAsOf` of that reading: 0 makes it the
+        /// reading of every later as-of too.
+        public var rowsAfterAsOf: Int
+
+        public init(file: String, size: Int64, check: String, asOf: Instant, rowsAfterAsOf: Int) {
+            self.file = file
+            self.size = size
+            self.check = check
+            self.asOf = asOf
+            self.rowsAfterAsOf = rowsAfterAsOf
+        }
+
+        /// Whether a run as of `asOf` reads the drop as this reading did.
+        public func holds(asOf: Instant) -> Bool {
+            asOf == self.asOf || (rowsAfterAsOf == 0 && asOf > self.asOf)
         }
     }
 
@@ -53,11 +81,15 @@ public struct RunState: Sendable, Equatable {
     public var build: String
     /// Per snapshot table, how its published file's blocks were written.
     public var snapshotBlocks: [String: SnapshotBlocks]
+    /// The reading kept by a whole run (nil: none; a partitioned run or an
+    /// as-of series keeps none).
+    public var reading: Reading?
 
     public init(
         toolVersion: String = Manifest.toolVersion, configDigest: String,
         timeZoneData: String = RunState.timeZoneDataVersion, pipeline: String, asOf: Instant, files: [FileFacts],
-        partitionKeys: [String] = [], build: String = "", snapshotBlocks: [String: SnapshotBlocks] = [:]
+        partitionKeys: [String] = [], build: String = "", snapshotBlocks: [String: SnapshotBlocks] = [:],
+        reading: Reading? = nil
     ) {
         self.toolVersion = toolVersion
         self.configDigest = configDigest
@@ -68,6 +100,7 @@ public struct RunState: Sendable, Equatable {
         self.partitionKeys = partitionKeys
         self.build = build
         self.snapshotBlocks = snapshotBlocks
+        self.reading = reading
     }
 
     /// The SHA-256 of the running executable, or "" when it cannot be read
@@ -106,7 +139,17 @@ public struct RunState: Sendable, Equatable {
             "  \"partitions\": [\(partitionKeys.map(jsonString).joined(separator: ", "))]",
             "  \"build\": \(jsonString(build))",
             "  \"snapshot_blocks\": {" + blockText() + "}",
+            "  \"reading\": " + readingText(),
         ].joined(separator: ",\n")
+    }
+
+    /// `reading`: null, or the kept reading's file, size, check, as-of and
+    /// rows read after it.
+    private func readingText() -> String {
+        guard let reading else { return "null" }
+        return "{\"file\": \(jsonString(reading.file)), \"size\": \(reading.size), "
+            + "\"check\": \(jsonString(reading.check)), \"as_of\": \(jsonString(reading.asOf.description)), "
+            + "\"rows_after_as_of\": \(reading.rowsAfterAsOf)}"
     }
 
     /// `snapshot_blocks`: per table (in name order), the file and its blocks
@@ -167,9 +210,20 @@ public struct RunState: Sendable, Equatable {
             }
             snapshotBlocks[name] = SnapshotBlocks(path: path, blocks: blocks)
         }
+        var reading: Reading?
+        if let record = json["reading"] as? [String: Any] {
+            guard let file = record["file"] as? String, let size = (record["size"] as? NSNumber)?.int64Value,
+                let readingCheck = record["check"] as? String, let asOfText = record["as_of"] as? String,
+                let readAsOf = parseAsOf(asOfText)?.instant,
+                let after = (record["rows_after_as_of"] as? NSNumber)?.intValue
+            else { throw corrupt("the kept reading's record is incomplete") }
+            reading = Reading(file: file, size: size, check: readingCheck, asOf: readAsOf, rowsAfterAsOf: after)
+        } else if !(json["reading"] is NSNull) {
+            throw corrupt("no reading field")
+        }
         let state = RunState(
             toolVersion: tool, configDigest: config, timeZoneData: zones, pipeline: pipeline, asOf: asOf,
-            files: files, partitionKeys: keys, build: build, snapshotBlocks: snapshotBlocks)
+            files: files, partitionKeys: keys, build: build, snapshotBlocks: snapshotBlocks, reading: reading)
         // The check is of the body as this dayfold writes it: any edit, or
         // a value JSON reads differently than it was written, shows here.
         guard SHA256Hasher.hex(state.bodyText()) == check else { throw corrupt("its check digest does not match") }

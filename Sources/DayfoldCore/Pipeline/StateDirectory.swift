@@ -85,10 +85,7 @@ public struct StateDirectory: Sendable {
     /// Replaces the state: written beside the old one, flushed, renamed over it.
     public func save(_ state: RunState) throws {
         do {
-            var isDirectory: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-                try SystemCall.makeDirectory(path)
-            }
+            try makeFolder()
             let temporary = (path as NSString).appendingPathComponent(
                 StateDirectory.temporaryName(SystemCall.processID))
             try SystemCall.writeSynced(Array(state.encoded().utf8), to: temporary)
@@ -98,6 +95,14 @@ public struct StateDirectory: Sendable {
             throw DayfoldError(
                 .output, "saving the state in \(path) failed: \(error)",
                 fix: "the outputs are published; the next run with this state will be a full one")
+        }
+    }
+
+    /// Creates the folder when it does not exist yet (its parent must).
+    func makeFolder() throws(SystemCallError) {
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            try SystemCall.makeDirectory(path)
         }
     }
 

@@ -1,7 +1,7 @@
 /// The class of a provider's error code (SPEC §11.2): Expo's, APNs' and
 /// FCM's codes for the same failure land in one class, matched exactly
 /// (case-sensitive: `unregistered` is no `Unregistered`).
-public enum PushErrorClass: String, Sendable, CaseIterable {
+public enum PushErrorClass: String, Sendable, BitwiseCopyable, CaseIterable {
     case tokenInvalid = "token_invalid"
     case payloadTooBig = "payload_too_big"
     case rateLimited = "rate_limited"

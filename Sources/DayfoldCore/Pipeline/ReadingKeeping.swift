@@ -1,0 +1,167 @@
+import Foundation
+import Synchronization
+
+/// What a whole run with `--state` does with the drop's reading (issue 21;
+/// Decisions.md, "A nightly run on unchanged files reads the kept
+/// reading"): whether it may read the reading the previous run kept
+/// (`ReadingArchive`) instead of the drop, and the reading it keeps for the
+/// next run, written beside the facts and named in the state once the
+/// outputs are published.
+///
+/// The kept reading is used only when the drop it was read from is the
+/// drop now (every input file known to the state, with its size and
+/// modification time unchanged, none added or removed), the build and the
+/// state's header are the same, and the run's as-of reads it the same way
+/// (`RunState.Reading.holds`). Anything else, or a kept file that does not
+/// read back whole, means the drop is read, and the manifest says why.
+final class ReadingKeeping: Sendable {
+    private let directory: StateDirectory
+    /// The kept reading this run may read instead of the drop.
+    let reusable: RunState.Reading?
+    /// Why the kept reading is not used (nil: it is, or there was no state to use).
+    private let notReused: String?
+    private let asOf: Instant
+    private let outcome = Mutex<Outcome>(Outcome())
+
+    private struct Outcome {
+        /// The kept reading was read back and used.
+        var reused = false
+        /// Why reading it back failed.
+        var failure: String?
+        /// The reading this run wrote for the next one, not yet named in the state.
+        var written: (temporary: String, record: RunState.Reading)?
+    }
+
+    /// `files`: the drop's files; `digests`: which of them the state knows unchanged.
+    init(state: StateContext, files: [DropLayout.File], digests: InputDigestPlan, verify: Bool, asOf: Instant) {
+        directory = state.directory
+        self.asOf = asOf
+        let kept = state.usable?.reading
+        var why: String?
+        if let previous = state.usable, let kept {
+            let known = digests.fromState
+            if previous.build != RunState.currentBuild {
+                why = "the kept reading is of another build of dayfold"
+            } else if verify {
+                why = "--verify-inputs reads every input"
+            } else if files.map(\.relativePath) != previous.files.map(\.path) || known.count != files.count {
+                let changed = files.count(where: { !known.contains($0.relativePath) })
+                let gone = Set(previous.files.map(\.path)).subtracting(files.map(\.relativePath)).count
+                why =
+                    "\(changed) input files are new or changed"
+                    + (gone > 0 ? " and \(gone) are gone" : "") + " since the reading the state keeps"
+            } else if !kept.holds(asOf: asOf) {
+                why =
+                    asOf < kept.asOf
+                    ? "the as-of is before the kept reading's (\(kept.asOf))"
+                    : "\(kept.rowsAfterAsOf) rows of the kept reading were after its as-of (\(kept.asOf))"
+            }
+        } else if state.usable != nil {
+            why = "the state keeps no reading"
+        }
+        notReused = why
+        reusable = why == nil ? kept : nil
+    }
+
+    /// The kept reading's file.
+    func path(of reading: RunState.Reading) -> String {
+        (directory.path as NSString).appendingPathComponent(reading.file)
+    }
+
+    /// The kept reading, read back; nil (with the reason recorded) when it
+    /// does not read back whole.
+    func readKept() -> IngestedDrop? {
+        guard let reusable else { return nil }
+        do throws(BinaryArchiveError) {
+            let drop = try ReadingArchive.read(from: path(of: reusable))
+            outcome.withLock { $0.reused = true }
+            return drop
+        } catch {
+            outcome.withLock { $0.failure = error.reason }
+            return nil
+        }
+    }
+
+    /// Writes `drop`, this run's reading as of the run's as-of, for the next
+    /// run (a temporary file, named by `commit`). A failure is a warning:
+    /// the next run reads the drop.
+    func keep(_ drop: IngestedDrop) -> [String] {
+        if outcome.withLock({ $0.reused }) { return [] }
+        let temporary = (directory.path as NSString).appendingPathComponent(
+            ".reading.\(SystemCall.processID).tmp")
+        do {
+            try directory.makeFolder()
+            let (size, check) = try ReadingArchive.write(drop, to: temporary)
+            let record = RunState.Reading(
+                file: "reading-\(check).bin", size: Int64(size), check: check, asOf: asOf,
+                rowsAfterAsOf: drop.rowsAfterAsOf)
+            outcome.withLock { $0.written = (temporary, record) }
+            return []
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            return ["keeping the drop's reading in the state failed (\(error)); the next run reads the drop"]
+        }
+    }
+
+    /// The reading the state names after this run: the kept one when it was
+    /// used, this run's once moved to its name, or none.
+    func commit() -> RunState.Reading? {
+        let state = outcome.withLock { state in
+            defer { state.written = nil }
+            return state
+        }
+        if state.reused { return reusable }
+        guard let written = state.written else { return nil }
+        do {
+            try SystemCall.rename(written.temporary, path(of: written.record))
+            return written.record
+        } catch {
+            try? FileManager.default.removeItem(atPath: written.temporary)
+            return nil
+        }
+    }
+
+    /// Removes this run's reading when it is not to be named (a failed run:
+    /// the state stays as it was, file for file).
+    func discardUncommitted() {
+        let written = outcome.withLock { state in
+            defer { state.written = nil }
+            return state.written
+        }
+        if let written { try? FileManager.default.removeItem(atPath: written.temporary) }
+    }
+
+    /// Removes the readings the saved state does not name, and temporaries
+    /// of runs that are gone. Only names this type writes are considered.
+    static func removeUnreferenced(in directory: StateDirectory, keeping named: RunState.Reading?) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for entry in entries {
+            let stale: Bool
+            if entry.hasPrefix("reading-") && entry.hasSuffix(".bin") {
+                stale = entry != named?.file
+            } else if entry.hasPrefix(".reading.") && entry.hasSuffix(".tmp"),
+                let pid = Int32(entry.dropFirst(".reading.".count).dropLast(".tmp".count))
+            {
+                stale = pid == SystemCall.processID || !SystemCall.isAlive(pid)
+            } else {
+                stale = false
+            }
+            if stale {
+                try? FileManager.default.removeItem(atPath: (directory.path as NSString).appendingPathComponent(entry))
+            }
+        }
+    }
+
+    /// The manifest's word on the reading: what was reused, or why the drop was read.
+    var text: String? {
+        let state = outcome.withLock { $0 }
+        if state.reused, let reusable {
+            return "the drop's reading was kept from the run as of \(reusable.asOf) (every input file unchanged)"
+        }
+        if let failure = state.failure { return "the drop is read whole (the kept reading: \(failure))" }
+        return notReused.map { "the drop is read whole (\($0))" }
+    }
+
+    /// Whether the kept reading was used.
+    var reused: Bool { outcome.withLock { $0.reused } }
+}

@@ -197,8 +197,6 @@ public final class DropIngestor {
         var side: DropIngestor
         var accounts: Int
         var rejects: Int
-        /// The side's `rowsAfterAsOf` when it began (it starts from this one's).
-        var rowsAfterAsOf = 0
     }
 
     /// `withTasks`: the side also resolves task ids (read-only: tasks are
@@ -214,13 +212,13 @@ public final class DropIngestor {
             side.taskOfID = taskOfID
         }
         return Fork(
-            side: side, accounts: drop.accounts.count, rejects: drop.rejects.count, rowsAfterAsOf: drop.rowsAfterAsOf)
+            side: side, accounts: drop.accounts.count, rejects: drop.rejects.count)
     }
 
     /// Takes the accounts and rejects a side added.
     private func join(_ fork: Fork) {
         drop.accounts += fork.side.drop.accounts[fork.accounts...]
-        drop.rowsAfterAsOf += fork.side.drop.rowsAfterAsOf - fork.rowsAfterAsOf
+        drop.asOfWindow = drop.asOfWindow.merged(with: fork.side.drop.asOfWindow)
         drop.rejects += fork.side.drop.rejects[fork.rejects...]
     }
 
@@ -309,12 +307,12 @@ public final class DropIngestor {
         drop.accounts[account].count(fate)
     }
 
-    /// Whether `instant` is after the as-of; a yes is counted
-    /// (`IngestedDrop.rowsAfterAsOf`: the reading then depends on the as-of).
+    /// Whether `instant` is after the as-of; every comparison is noted in
+    /// `IngestedDrop.asOfWindow` (the as-ofs the reading holds for).
     func isAfterAsOf(_ instant: Instant) -> Bool {
-        guard instant > options.asOf else { return false }
-        drop.rowsAfterAsOf += 1
-        return true
+        let after = instant > options.asOf
+        drop.asOfWindow.note(instant, after: after)
+        return after
     }
 
     /// About how many rows `files` hold, from their sizes and a row length:

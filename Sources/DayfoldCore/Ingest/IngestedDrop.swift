@@ -50,13 +50,12 @@ public struct IngestedDrop: Sendable {
     /// notification_preferences.csv, read even without `push/` (a subjects file).
     public var notificationPreferences: [String: [NotificationPreference]] = [:]
 
-    /// How many times a row's decision found one of its instants after the
-    /// as-of (an event, value entry, log, journal revision or health sample
-    /// ignored, a push row ignored, a revocation not yet in force). None:
-    /// no decision of the reading read the as-of, so a reading as of any
-    /// later as-of makes the same drop (a run with a state keeps it,
-    /// `ReadingArchive`).
-    public var rowsAfterAsOf = 0
+    /// The as-ofs a reading as of another one would decide every row of
+    /// this one alike for (from its decisions' comparisons with the as-of:
+    /// events, value entries, logs, journal revisions, health samples, push
+    /// rows, revocations). A run with a state keeps the reading with it
+    /// (`ReadingArchive`, `ReadingKeeping`).
+    public var asOfWindow = AsOfWindow()
 
     /// With `IngestOptions.keepsAsOfCandidates`: the rows an earlier as-of
     /// would decide differently (see `AsOfCandidates`); nil otherwise.

@@ -6,11 +6,10 @@ import Foundation
 /// reading is most of a run; reading it back is a few hundred MB of arrays
 /// copied into place.
 ///
-/// What makes the reuse exact: a reading whose decisions never found an
-/// instant after the as-of (`IngestedDrop.rowsAfterAsOf` is 0) is the
-/// reading of every later as-of too, since no other decision of ingest
-/// reads the as-of (`AsOfCandidates` lists them). The caller checks that,
-/// and that every input file is the one read (`RunState.Reading`).
+/// What makes the reuse exact: a reading is the reading of every as-of in
+/// its `AsOfWindow` (no decision of ingest reads the as-of but its
+/// comparisons with the rows' instants). The caller checks that, and that
+/// every input file is the one read (`RunState.Reading`).
 ///
 /// The format is this build's memory layout (`BinaryArchiveWriter`): a
 /// reading is used only by the build that wrote it, and a file that fails
@@ -58,7 +57,8 @@ enum ReadingArchive {
             out.write(reject.raw)
         }
         out.write(drop.invalidSchemaRows)
-        out.write(drop.rowsAfterAsOf)
+        out.write(plain: drop.asOfWindow.latestNotAfter)
+        out.write(plain: drop.asOfWindow.earliestAfter)
         out.write(drop.relationships.count)
         for relationship in drop.relationships {
             out.write(relationship.id)
@@ -134,7 +134,8 @@ enum ReadingArchive {
                     reason: try reader.readString(), raw: try reader.readString()))
         }
         drop.invalidSchemaRows = try reader.readInt()
-        drop.rowsAfterAsOf = try reader.readInt()
+        drop.asOfWindow = AsOfWindow(
+            latestNotAfter: try reader.readPlain(Instant?.self), earliestAfter: try reader.readPlain(Instant?.self))
         let relationshipCount = try reader.readCount(eachAtLeast: 16)
         var relationships: [Relationship] = []
         relationships.reserveCapacity(relationshipCount)

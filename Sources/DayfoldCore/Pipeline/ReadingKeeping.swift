@@ -51,10 +51,13 @@ final class ReadingKeeping: Sendable {
                     "\(changed) input files are new or changed"
                     + (gone > 0 ? " and \(gone) are gone" : "") + " since the reading the state keeps"
             } else if !kept.holds(asOf: asOf) {
+                let window = kept.window
                 why =
-                    asOf < kept.asOf
-                    ? "the as-of is before the kept reading's (\(kept.asOf))"
-                    : "\(kept.rowsAfterAsOf) rows of the kept reading were after its as-of (\(kept.asOf))"
+                    window.latestNotAfter.map { asOf < $0 } ?? false
+                    ? "the kept reading, as of \(kept.asOf), holds a row at \(window.latestNotAfter?.description ?? "")"
+                        + ", after this as-of"
+                    : "the kept reading, as of \(kept.asOf), ignored a row at \(window.earliestAfter?.description ?? "")"
+                        + ", not after this as-of"
             }
         } else if state.usable != nil {
             why = "the state keeps no reading"
@@ -94,7 +97,7 @@ final class ReadingKeeping: Sendable {
             let (size, check) = try ReadingArchive.write(drop, to: temporary)
             let record = RunState.Reading(
                 file: "reading-\(check).bin", size: Int64(size), check: check, asOf: asOf,
-                rowsAfterAsOf: drop.rowsAfterAsOf)
+                window: drop.asOfWindow)
             outcome.withLock { $0.written = (temporary, record) }
             return []
         } catch {

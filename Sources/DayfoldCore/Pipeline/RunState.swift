@@ -47,22 +47,19 @@ public struct RunState: Sendable, Equatable {
         public var check: String
         /// The as-of it was read as of.
         public var asOf: Instant
-        /// `IngestedDrop.rowsAfterAsOf` of that reading: 0 makes it the
-        /// reading of every later as-of too.
-        public var rowsAfterAsOf: Int
+        /// The as-ofs it holds for (`IngestedDrop.asOfWindow`).
+        public var window: AsOfWindow
 
-        public init(file: String, size: Int64, check: String, asOf: Instant, rowsAfterAsOf: Int) {
+        public init(file: String, size: Int64, check: String, asOf: Instant, window: AsOfWindow) {
             self.file = file
             self.size = size
             self.check = check
             self.asOf = asOf
-            self.rowsAfterAsOf = rowsAfterAsOf
+            self.window = window
         }
 
         /// Whether a run as of `asOf` reads the drop as this reading did.
-        public func holds(asOf: Instant) -> Bool {
-            asOf == self.asOf || (rowsAfterAsOf == 0 && asOf > self.asOf)
-        }
+        public func holds(asOf: Instant) -> Bool { asOf == self.asOf || window.holds(asOf: asOf) }
     }
 
     public var toolVersion: String
@@ -144,12 +141,13 @@ public struct RunState: Sendable, Equatable {
     }
 
     /// `reading`: null, or the kept reading's file, size, check, as-of and
-    /// rows read after it.
+    /// the as-ofs it holds for (microseconds: exact).
     private func readingText() -> String {
         guard let reading else { return "null" }
         return "{\"file\": \(jsonString(reading.file)), \"size\": \(reading.size), "
             + "\"check\": \(jsonString(reading.check)), \"as_of\": \(jsonString(reading.asOf.description)), "
-            + "\"rows_after_as_of\": \(reading.rowsAfterAsOf)}"
+            + "\"holds_from_us\": \(reading.window.latestNotAfter.map { "\($0.micros)" } ?? "null"), "
+            + "\"holds_before_us\": \(reading.window.earliestAfter.map { "\($0.micros)" } ?? "null")}"
     }
 
     /// `snapshot_blocks`: per table (in name order), the file and its blocks
@@ -215,9 +213,12 @@ public struct RunState: Sendable, Equatable {
             guard let file = record["file"] as? String, let size = (record["size"] as? NSNumber)?.int64Value,
                 let readingCheck = record["check"] as? String, let asOfText = record["as_of"] as? String,
                 let readAsOf = parseAsOf(asOfText)?.instant,
-                let after = (record["rows_after_as_of"] as? NSNumber)?.intValue
+                let from = instantOrNull(record["holds_from_us"]),
+                let before = instantOrNull(record["holds_before_us"])
             else { throw corrupt("the kept reading's record is incomplete") }
-            reading = Reading(file: file, size: size, check: readingCheck, asOf: readAsOf, rowsAfterAsOf: after)
+            reading = Reading(
+                file: file, size: size, check: readingCheck, asOf: readAsOf,
+                window: AsOfWindow(latestNotAfter: from, earliestAfter: before))
         } else if !(json["reading"] is NSNull) {
             throw corrupt("no reading field")
         }
@@ -228,6 +229,14 @@ public struct RunState: Sendable, Equatable {
         // a value JSON reads differently than it was written, shows here.
         guard SHA256Hasher.hex(state.bodyText()) == check else { throw corrupt("its check digest does not match") }
         return state
+    }
+
+    /// A JSON value that is null or microseconds since 1970 (`.some(nil)`:
+    /// null); nil when it is neither.
+    private static func instantOrNull(_ value: Any?) -> Instant?? {
+        if value is NSNull { return .some(nil) }
+        guard let number = value as? NSNumber else { return nil }
+        return .some(Instant(micros: number.int64Value))
     }
 
     /// Why a full run is needed with this state, or nil when it can be used

@@ -28,9 +28,8 @@ import Testing
         /// Runs as of `asOf` with the state, then without, into outputs of
         /// their own; returns the outputs that differ and the first's manifest.
         func run(asOf: String) throws -> (different: [String], manifest: [String: Any]) {
-            var scenario = IncrementalRunTests.Scenario(
-                root: root, asOf: ISO8601DateFormatter().date(from: asOf) ?? Date(), random: SeededRandom(seed: 1))
-            scenario.serial = 0
+            let date = try #require(ISO8601DateFormatter().date(from: asOf), "whole seconds: \(asOf)")
+            let scenario = IncrementalRunTests.Scenario(root: root, asOf: date, random: SeededRandom(seed: 1))
             return try IncrementalRunTests.compare(scenario, pipeline: KeptReadingTests.pipeline, budget: [])
         }
 
@@ -57,30 +56,60 @@ import Testing
         #expect(setting.readings.count == 1, "\(setting.readings)")
     }
 
-    /// A reading with a row after its as-of holds for that as-of only: a
-    /// retry at the same as-of reads it, a later as-of reads the drop (the
-    /// row is then accepted: a reading kept regardless would lose it).
-    @Test func aReadingThatReadTheAsOfHoldsForThatAsOfOnly() throws {
+    /// The kept reading's window (`AsOfWindow`), from the state file.
+    static func window(_ setting: Setting) throws -> (from: Int64?, before: Int64?) {
+        let data = try Data(contentsOf: setting.state.appendingPathComponent(StateDirectory.fileName))
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let reading = try #require(json["reading"] as? [String: Any])
+        return (
+            (reading["holds_from_us"] as? NSNumber)?.int64Value, (reading["holds_before_us"] as? NSNumber)?.int64Value
+        )
+    }
+
+    /// The whole second at or before `micros` (`down`), or at or after it.
+    static func text(micros: Int64, down: Bool) -> String {
+        let second = Int64(1_000_000)
+        let floor = micros >= 0 ? micros / second * second : (micros - second + 1) / second * second
+        return Instant(micros: down || floor == micros ? floor : floor + second).description
+    }
+
+    /// A reading with a row after its as-of holds up to (not including)
+    /// that row's instant: a retry and an as-of a second before the row
+    /// read it; an as-of at the row reads the drop (the row is then
+    /// accepted: a reading kept regardless would lose it).
+    @Test func aReadingHoldsUpToTheFirstRowItIgnored() throws {
         let setting = try Setting()
         defer { try? FileManager.default.removeItem(at: setting.root) }
         _ = try setting.run(asOf: Self.beforeLastRow)
         let retry = try setting.run(asOf: Self.beforeLastRow)
         #expect(retry.different.isEmpty, "\(retry.different)")
         #expect(Self.reason(retry.manifest).contains("reading was kept"), "\(Self.reason(retry.manifest))")
-        let later = try setting.run(asOf: Self.afterLastRow)
-        #expect(later.different.isEmpty, "\(later.different)")
+        let ignored = try #require(try Self.window(setting).before)
+        let justBefore = try setting.run(asOf: Self.text(micros: ignored - 1, down: true))
+        #expect(justBefore.different.isEmpty, "\(justBefore.different)")
+        #expect(Self.reason(justBefore.manifest).contains("reading was kept"), "\(Self.reason(justBefore.manifest))")
+        let at = try setting.run(asOf: Self.text(micros: ignored, down: false))
+        #expect(at.different.isEmpty, "\(at.different)")
         #expect(
-            Self.reason(later.manifest).contains("1 rows of the kept reading were after its as-of"),
-            "\(Self.reason(later.manifest))")
+            Self.reason(at.manifest).contains("ignored a row at \(Instant(micros: ignored)), not after this as-of"),
+            "\(Self.reason(at.manifest))")
     }
 
-    @Test func anEarlierAsOfReadsTheDrop() throws {
+    /// An earlier as-of holds while it is not before the latest instant the
+    /// reading compared; before that, the drop is read.
+    @Test func anEarlierAsOfHoldsBackToTheLatestRowItKept() throws {
         let setting = try Setting()
         defer { try? FileManager.default.removeItem(at: setting.root) }
         _ = try setting.run(asOf: Self.afterLastRow)
-        let earlier = try setting.run(asOf: Self.beforeLastRow)
-        #expect(earlier.different.isEmpty, "\(earlier.different)")
-        #expect(Self.reason(earlier.manifest).contains("the as-of is before the kept reading's"))
+        let latest = try #require(try Self.window(setting).from)
+        #expect(try Self.window(setting).before == nil)
+        let earlierStill = try setting.run(asOf: Self.text(micros: latest, down: false))
+        #expect(earlierStill.different.isEmpty, "\(earlierStill.different)")
+        #expect(
+            Self.reason(earlierStill.manifest).contains("reading was kept"), "\(Self.reason(earlierStill.manifest))")
+        let tooEarly = try setting.run(asOf: Self.text(micros: latest - 1, down: true))
+        #expect(tooEarly.different.isEmpty, "\(tooEarly.different)")
+        #expect(Self.reason(tooEarly.manifest).contains("after this as-of"), "\(Self.reason(tooEarly.manifest))")
     }
 
     /// A file whose modification time moved (its bytes the same) or a new
@@ -140,8 +169,8 @@ import Testing
             at: fixture.appendingPathComponent("drop"), to: root.appendingPathComponent("drop"))
         let pipeline = [fixture.appendingPathComponent("pipeline.json").path]
         for asOf in ["2026-09-01T00:00:00Z", "2026-09-02T00:00:00Z"] {
-            let scenario = IncrementalRunTests.Scenario(
-                root: root, asOf: ISO8601DateFormatter().date(from: asOf) ?? Date(), random: SeededRandom(seed: 1))
+            let date = try #require(ISO8601DateFormatter().date(from: asOf))
+            let scenario = IncrementalRunTests.Scenario(root: root, asOf: date, random: SeededRandom(seed: 1))
             let (different, manifest) = try IncrementalRunTests.compare(scenario, pipeline: pipeline, budget: [])
             #expect(different.isEmpty, "\(asOf): \(different)")
             if asOf.hasPrefix("2026-09-02") {

@@ -5,6 +5,9 @@
 #   full        dayfold run, as of NIGHT (no state)
 #   nightly     dayfold run --state, as of NIGHT, the state written as of NIGHT − 24 h
 #               (the as-of moved one night; the drop's files are unchanged)
+#   retry       dayfold run --state, as of NIGHT again, the state written by the
+#               nightly run (a retried night: the kept reading is read back
+#               instead of the drop, `ReadingKeeping`)
 #   full-new    dayfold run, as of NIGHT, on the drop with last night's files
 #   nightly-new dayfold run --state, as of NIGHT, on the same drop, the state
 #               written as of NIGHT − 24 h before last night's files were added
@@ -16,7 +19,7 @@
 #               written by the same run (a retry or a re-run after nothing changed)
 #   edited-mm   the same after one user's rows of one file were edited
 #
-# and prints the ratios nightly/full, nightly-new/full-new, rerun-mm/full-mm and edited-mm/full-mm and
+# and prints the ratios nightly/full, retry/full, nightly-new/full-new, rerun-mm/full-mm and edited-mm/full-mm and
 # each one's peak RSS.
 #
 #   Benchmarks/incremental.sh                       # ≥ 1 GiB drop, 3 runs each
@@ -79,6 +82,7 @@ for ((i = 0; i < runs; i++)); do
     rm -rf "$workdir/state"
     timed prepare --output "$workdir/out-nightly" --as-of "$before" --state "$workdir/state"
     timed nightly --output "$workdir/out-nightly" --as-of "$night" --state "$workdir/state"
+    timed retry --output "$workdir/out-nightly" --as-of "$night" --state "$workdir/state"
     # The nightly case with new files: the state as of the night before, then the night's files.
     rm -rf "$workdir/drop-night" "$workdir/state-night"
     cp -a "$workdir/split/before" "$workdir/drop-night"
@@ -114,12 +118,13 @@ for dir in reports snapshots; do
 done
 median() { sort -n -k1 "$workdir/$1.times" | awk '{ a[NR] = $1; r[NR] = $2 } END { m = int((NR + 1) / 2); printf "%s %s", a[m], r[m] }'; }
 printf '%-10s %9s %10s\n' run seconds "peak MB"
-for name in full nightly full-new nightly-new full-mm rerun-mm edited-mm; do
+for name in full nightly retry full-new nightly-new full-mm rerun-mm edited-mm; do
     read -r seconds rss <<< "$(median "$name")"
     printf '%-10s %9s %10d\n' "$name" "$seconds" $((rss / 1024))
 done
 ratio() { awk -v a="$(median "$1" | cut -d' ' -f1)" -v b="$(median "$2" | cut -d' ' -f1)" 'BEGIN { printf "%.2f", a / b }'; }
 echo "nightly / full:      $(ratio nightly full)×   (as-of moved, files unchanged)"
+echo "retry / full:        $(ratio retry full)×   (the same night again: the kept reading)"
 echo "nightly-new / full-new: $(ratio nightly-new full-new)×   (last night's files added; goal ≤ 0.15×)"
 echo "rerun-mm / full-mm:  $(ratio rerun-mm full-mm)×"
 echo "edited-mm / full-mm: $(ratio edited-mm full-mm)×"

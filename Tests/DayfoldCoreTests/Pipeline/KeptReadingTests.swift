@@ -33,6 +33,15 @@ import Testing
             return try IncrementalRunTests.compare(scenario, pipeline: KeptReadingTests.pipeline, budget: [])
         }
 
+        /// Runs twice as of `asOf`: the first run writes the state, the
+        /// second (its files the state's) keeps its reading.
+        func primed(asOf: String) throws {
+            for _ in 0..<2 {
+                let (different, _) = try run(asOf: asOf)
+                #expect(different.isEmpty, "\(different)")
+            }
+        }
+
         var readings: [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: state.path)) ?? []).filter {
                 $0.hasPrefix("reading-") || $0.hasPrefix(".reading.")
@@ -47,6 +56,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: setting.root) }
         let first = try setting.run(asOf: Self.afterLastRow)
         #expect(first.different.isEmpty, "\(first.different)")
+        // A first run keeps no reading: nothing says its files will be read again.
+        #expect(setting.readings.isEmpty, "\(setting.readings)")
+        let again = try setting.run(asOf: Self.afterLastRow)
+        #expect(again.different.isEmpty, "\(again.different)")
+        #expect(Self.reason(again.manifest).contains("the state keeps no reading; this run keeps one"))
         #expect(setting.readings.count == 1, "\(setting.readings)")
         let second = try setting.run(asOf: "2026-06-02T18:00:00Z")
         #expect(second.different.isEmpty, "\(second.different)")
@@ -80,7 +94,7 @@ import Testing
     @Test func aReadingHoldsUpToTheFirstRowItIgnored() throws {
         let setting = try Setting()
         defer { try? FileManager.default.removeItem(at: setting.root) }
-        _ = try setting.run(asOf: Self.beforeLastRow)
+        try setting.primed(asOf: Self.beforeLastRow)
         let retry = try setting.run(asOf: Self.beforeLastRow)
         #expect(retry.different.isEmpty, "\(retry.different)")
         #expect(Self.reason(retry.manifest).contains("reading was kept"), "\(Self.reason(retry.manifest))")
@@ -100,7 +114,7 @@ import Testing
     @Test func anEarlierAsOfHoldsBackToTheLatestRowItKept() throws {
         let setting = try Setting()
         defer { try? FileManager.default.removeItem(at: setting.root) }
-        _ = try setting.run(asOf: Self.afterLastRow)
+        try setting.primed(asOf: Self.afterLastRow)
         let latest = try #require(try Self.window(setting).from)
         #expect(try Self.window(setting).before == nil)
         let earlierStill = try setting.run(asOf: Self.text(micros: latest, down: false))
@@ -117,7 +131,7 @@ import Testing
     @Test func aChangedFileOrADamagedReadingReadsTheDrop() throws {
         let setting = try Setting()
         defer { try? FileManager.default.removeItem(at: setting.root) }
-        _ = try setting.run(asOf: Self.afterLastRow)
+        try setting.primed(asOf: Self.afterLastRow)
         let journal = setting.drop.appendingPathComponent("journal/journal-000.csv")
         try FileManager.default.setAttributes(
             [.modificationDate: Date(timeIntervalSince1970: 1e9)], ofItemAtPath: journal.path)
@@ -126,7 +140,11 @@ import Testing
         #expect(
             Self.reason(touched.manifest).contains("1 input files are new or changed"),
             "\(Self.reason(touched.manifest))")
-        // That run kept a reading again; damage one byte in the middle of it.
+        // A run whose files changed keeps none; the next one, on the same files, does.
+        #expect(setting.readings.isEmpty, "\(setting.readings)")
+        let rekept = try setting.run(asOf: "2026-06-02T18:00:00Z")
+        #expect(rekept.different.isEmpty, "\(rekept.different)")
+        // Damage one byte in the middle of the kept reading.
         let kept = try #require(setting.readings.first)
         let path = setting.state.appendingPathComponent(kept)
         var bytes = try Data(contentsOf: path)
@@ -145,7 +163,8 @@ import Testing
     @Test func aPartitionedRunDropsTheKeptReading() throws {
         let setting = try Setting()
         defer { try? FileManager.default.removeItem(at: setting.root) }
-        _ = try setting.run(asOf: Self.afterLastRow)
+        try setting.primed(asOf: Self.afterLastRow)
+        #expect(setting.readings.count == 1, "\(setting.readings)")
         let output = setting.root.appendingPathComponent("budget")
         let result = try DayfoldProcess.run(
             ["run"] + Self.pipeline + [
@@ -156,7 +175,9 @@ import Testing
         #expect(setting.readings.isEmpty, "\(setting.readings)")
         let whole = try setting.run(asOf: "2026-06-02T18:00:00Z")
         #expect(whole.different.isEmpty, "\(whole.different)")
-        #expect(Self.reason(whole.manifest).contains("the state keeps no reading"), "\(Self.reason(whole.manifest))")
+        #expect(
+            Self.reason(whole.manifest).contains("the state keeps no reading; this run keeps one"),
+            "\(Self.reason(whole.manifest))")
     }
 
     /// The push conformance drop (push rows, health, journal, a default
@@ -168,7 +189,7 @@ import Testing
         try FileManager.default.copyItem(
             at: fixture.appendingPathComponent("drop"), to: root.appendingPathComponent("drop"))
         let pipeline = [fixture.appendingPathComponent("pipeline.json").path]
-        for asOf in ["2026-09-01T00:00:00Z", "2026-09-02T00:00:00Z"] {
+        for asOf in ["2026-09-01T00:00:00Z", "2026-09-01T00:00:00Z", "2026-09-02T00:00:00Z"] {
             let date = try #require(ISO8601DateFormatter().date(from: asOf))
             let scenario = IncrementalRunTests.Scenario(root: root, asOf: date, random: SeededRandom(seed: 1))
             let (different, manifest) = try IncrementalRunTests.compare(scenario, pipeline: pipeline, budget: [])

@@ -295,9 +295,9 @@ public struct PipelineRunner {
         let inputFiles = layout.allFiles
         let digestPlan = InputDigestPlan(files: inputFiles, state: state?.usable, verify: verifyInputs)
         let hashPaths = digestPlan.pathsToHash
-        // With a state, a whole run keeps its reading for the next run and
-        // reads the kept one instead of the drop where it holds (a series
-        // reads its own way, `AsOfCandidates`, and keeps none).
+        // With a state, a whole run reads the kept reading instead of the
+        // drop where it holds, and keeps its own when its files are the
+        // state's (a series reads its own way, `AsOfCandidates`, and keeps none).
         let reading =
             asOfSeries == nil
             ? state.map {

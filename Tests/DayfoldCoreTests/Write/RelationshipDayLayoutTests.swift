@@ -81,13 +81,8 @@ import Testing
     @Test func theSnapshotIsTheReportInMonthBlocksWholeAndPartitioned() throws {
         let root = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        let sample = TestPaths.repositoryRoot.appendingPathComponent("SampleData/demo")
         var published: [Data] = []
-        for (name, extra) in [("whole", [String]()), ("partitioned", ["--max-memory", "1K"])] {
-            let output = root.appendingPathComponent(name)
-            let run = try DayfoldProcess.run(
-                ["run", "--input", sample.path, "--output", output.path, "--as-of", "2026-03-31T18:00:00Z"] + extra)
-            #expect(run.status == 0, "\(run.stderr)")
+        for (name, output) in try MonthBlockLayoutTests.sampleRunsWholeAndPartitioned(in: root) {
             let snapshot = output.appendingPathComponent("snapshots/relationship_days.parquet").path
             published.append(try Data(contentsOf: URL(fileURLWithPath: snapshot)))
             #expect(

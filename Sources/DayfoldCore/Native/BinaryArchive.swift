@@ -71,7 +71,9 @@ struct BinaryArchiveWriter {
         for text in texts { write(text) }
     }
 
-    /// A plain value's bytes (its type's stride of them).
+    /// A plain value's bytes (`MemoryLayout<Value>.size` of them; padding
+    /// bytes too, as they lie: the check covers them, and only the check
+    /// and the reader read them).
     mutating func write<Value: BitwiseCopyable>(plain value: Value) {
         withUnsafeBytes(of: value) { raw in
             check.combine(raw.bindMemory(to: UInt8.self))

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Incremental runs (`--state`, SPEC §12) against full runs, side by side on one
-# generated drop, interleaved, medians of RUNS:
+# generated drop, interleaved and alternated (a full run first in even rounds,
+# last in odd ones), medians of RUNS:
 #
 #   full        dayfold run, as of NIGHT (no state)
 #   nightly     dayfold run --state, as of NIGHT, the state written as of NIGHT − 24 h
@@ -78,20 +79,30 @@ if [[ "${KEEP:-0}" == 1 || -n "${WORKDIR:-}" ]]; then
     trap 'cp -p "$workdir/edit-original.csv" "$edit_file"' EXIT
 fi
 for ((i = 0; i < runs; i++)); do
-    timed full --output "$workdir/out-full" --as-of "$night"
+    # Alternated: each full run comes before its incremental peers in even
+    # rounds and after them in odd ones, so the machine's drift within a
+    # round lands on both sides.
+    odd=$((i % 2))
+    if [[ $odd == 0 ]]; then timed full --output "$workdir/out-full" --as-of "$night"; fi
     rm -rf "$workdir/state"
     timed prepare --output "$workdir/out-nightly" --as-of "$before" --state "$workdir/state"
     timed nightly --output "$workdir/out-nightly" --as-of "$night" --state "$workdir/state"
     timed retry --output "$workdir/out-nightly" --as-of "$night" --state "$workdir/state"
+    if [[ $odd == 1 ]]; then timed full --output "$workdir/out-full" --as-of "$night"; fi
     # The nightly case with new files: the state as of the night before, then the night's files.
     rm -rf "$workdir/drop-night" "$workdir/state-night"
     cp -a "$workdir/split/before" "$workdir/drop-night"
     input="$workdir/drop-night" timed prepare --output "$workdir/out-nightly-new" --as-of "$before" \
         --state "$workdir/state-night"
     cp -a "$workdir/split/night/." "$workdir/drop-night/"
+    if [[ $odd == 1 ]]; then
+        input="$workdir/drop-night" timed full-new --output "$workdir/out-full-new" --as-of "$night"
+    fi
     input="$workdir/drop-night" timed nightly-new --output "$workdir/out-nightly-new" --as-of "$night" \
         --state "$workdir/state-night"
-    input="$workdir/drop-night" timed full-new --output "$workdir/out-full-new" --as-of "$night"
+    if [[ $odd == 0 ]]; then
+        input="$workdir/drop-night" timed full-new --output "$workdir/out-full-new" --as-of "$night"
+    fi
     timed full-mm --output "$workdir/out-full-mm" --as-of "$night" --max-memory "$mm"
     rm -rf "$workdir/state-mm"
     timed prepare --output "$workdir/out-mm" --as-of "$night" --max-memory "$mm" --state "$workdir/state-mm"

@@ -69,7 +69,7 @@ enum ReadingArchive {
             out.write(plain: relationship.startedOn)
             out.write(plain: relationship.endedOn)
         }
-        try writeZoneRows(drop.timezoneRows, into: &out)
+        try write(drop.timezoneRows, into: &out)
         out.write(drop.goals.count)
         for goal in drop.goals {
             out.write(goal.userID)
@@ -106,8 +106,8 @@ enum ReadingArchive {
         out.write(drop.healthFolderWarnings)
         out.write(drop.push != nil)
         if let push = drop.push { try write(push, into: &out) }
-        try writePreferences(drop.notificationPreferences, into: &out)
-        try writeZoneRows(drop.userZones.history, into: &out)
+        try write(drop.notificationPreferences, into: &out)
+        try write(drop.userZones.history, into: &out)
         try writeZones(drop.userZones.latestInstanceZone, into: &out)
         out.write(plain: drop.userZones.defaultZone)
     }
@@ -148,7 +148,7 @@ enum ReadingArchive {
                     endedOn: try reader.readPlain(LocalDate?.self)))
         }
         drop.relationships = relationships
-        drop.timezoneRows = try readZoneRows(&reader)
+        drop.timezoneRows = try readArrays(of: TimezoneRow.self, &reader)
         let goalCount = try reader.readCount(eachAtLeast: 16)
         for _ in 0..<goalCount {
             drop.goals.append(
@@ -185,8 +185,8 @@ enum ReadingArchive {
         drop.unrecognizedFiles = try decoded([DropLayout.UnrecognizedFile].self, from: reader.readString())
         drop.healthFolderWarnings = try reader.readStrings()
         if try reader.readBool() { drop.push = try readPush(&reader) }
-        drop.notificationPreferences = try readPreferences(&reader)
-        let history = try readZoneRows(&reader)
+        drop.notificationPreferences = try readArrays(of: NotificationPreference.self, &reader)
+        let history = try readArrays(of: TimezoneRow.self, &reader)
         let latest = try readZones(&reader)
         let defaultZone = try reader.readPlain(ZoneID?.self)
         drop.userZones = UserZones(
@@ -209,20 +209,22 @@ enum ReadingArchive {
         return strings
     }
 
-    private static func writeZoneRows(
-        _ rows: [String: [TimezoneRow]], into out: inout BinaryArchiveWriter
+    /// A map from users to arrays of plain records (time-zone rows,
+    /// notification preferences), users in byte order.
+    private static func write<Value: BitwiseCopyable>(
+        _ arrays: [String: [Value]], into out: inout BinaryArchiveWriter
     ) throws(SystemCallError) {
-        let users = rows.keys.sorted(by: bytesLess)
+        let users = arrays.keys.sorted(by: bytesLess)
         out.write(users)
-        for user in users { try out.write(plain: rows[user] ?? []) }
+        for user in users { try out.write(plain: arrays[user] ?? []) }
     }
 
-    private static func readZoneRows(
-        _ reader: inout BinaryArchiveReader
-    ) throws(BinaryArchiveError) -> [String: [TimezoneRow]] {
-        var rows: [String: [TimezoneRow]] = [:]
-        for user in try reader.readStrings() { rows[user] = try reader.readPlainArray(TimezoneRow.self) }
-        return rows
+    private static func readArrays<Value: BitwiseCopyable>(
+        of _: Value.Type, _ reader: inout BinaryArchiveReader
+    ) throws(BinaryArchiveError) -> [String: [Value]] {
+        var arrays: [String: [Value]] = [:]
+        for user in try reader.readStrings() { arrays[user] = try reader.readPlainArray(Value.self) }
+        return arrays
     }
 
     private static func writeZones(_ zones: [String: ZoneID], into out: inout BinaryArchiveWriter)
@@ -238,24 +240,6 @@ enum ReadingArchive {
         let zones = try reader.readPlainArray(ZoneID.self)
         guard users.count == zones.count else { throw unpaired("zones") }
         return Dictionary(zip(users, zones), uniquingKeysWith: { first, _ in first })
-    }
-
-    private static func writePreferences(
-        _ preferences: [String: [NotificationPreference]], into out: inout BinaryArchiveWriter
-    ) throws(SystemCallError) {
-        let users = preferences.keys.sorted(by: bytesLess)
-        out.write(users)
-        for user in users { try out.write(plain: preferences[user] ?? []) }
-    }
-
-    private static func readPreferences(
-        _ reader: inout BinaryArchiveReader
-    ) throws(BinaryArchiveError) -> [String: [NotificationPreference]] {
-        var preferences: [String: [NotificationPreference]] = [:]
-        for user in try reader.readStrings() {
-            preferences[user] = try reader.readPlainArray(NotificationPreference.self)
-        }
-        return preferences
     }
 
     private static func write(_ push: PushExports, into out: inout BinaryArchiveWriter) throws(SystemCallError) {

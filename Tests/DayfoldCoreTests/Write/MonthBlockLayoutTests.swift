@@ -71,14 +71,19 @@ import Testing
             let misplaced = rows.indices.first { rows[$0].0 != want[$0].0 || rows[$0].1 != want[$0].1 }
             #expect(misplaced == nil, "\(name): row \(misplaced ?? -1) is not the keys' order in month blocks")
             #expect(Set(rows.map { month($0.1) }).count >= 3, "SampleData spans three months or more")
-            var first = 0
-            for group in info.rowGroups {
-                let months = Set(rows[first..<(first + Int(group.rows))].map { month($0.1) })
-                #expect(months.count == 1, "\(name): a row group spans months \(months)")
-                first += Int(group.rows)
-            }
+            Self.expectEachRowGroupInOneMonth(info, months: rows.map { month($0.1) }, name)
         }
         #expect(published.count == 2 && published[0] == published[1])
+    }
+
+    /// Each row group of `info` holds rows of one month (`months`: each row's, in file order).
+    static func expectEachRowGroupInOneMonth(_ info: ParquetFileInfo, months: [Int], _ name: String) {
+        var first = 0
+        for group in info.rowGroups {
+            let spanned = Set(months[first..<(first + Int(group.rows))])
+            #expect(spanned.count == 1, "\(name): a row group spans months \(spanned)")
+            first += Int(group.rows)
+        }
     }
 
     /// `push_deliveries` is by day already: its snapshot is cut into row
@@ -100,11 +105,7 @@ import Testing
             let months = days.map { RelationshipDaySegments.monthIndex(LocalDate(days: $0 ?? 0)) }
             #expect(months == months.sorted(), "\(name): rows are by day")
             #expect(Set(months).count >= 3 && info.rowGroups.count == Set(months).count, "\(name): a group per month")
-            var first = 0
-            for group in info.rowGroups {
-                #expect(Set(months[first..<(first + Int(group.rows))]).count == 1, "\(name): a group spans months")
-                first += Int(group.rows)
-            }
+            Self.expectEachRowGroupInOneMonth(info, months: months, name)
         }
         #expect(published.count == 2 && published[0] == published[1])
     }

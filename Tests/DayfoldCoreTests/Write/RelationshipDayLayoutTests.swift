@@ -107,12 +107,7 @@ import Testing
             #expect(rows.map(\.0) == want.map(\.0), "\(name): relationship order")
             #expect(rows.map(\.1) == want.map(\.1), "\(name): date order")
             #expect(Set(rows.map { month($0.1) }).count >= 3, "SampleData spans three months or more")
-            var first = 0
-            for group in info.rowGroups {
-                let months = Set(rows[first..<(first + Int(group.rows))].map { month($0.1) })
-                #expect(months.count == 1, "\(name): a row group spans months \(months)")
-                first += Int(group.rows)
-            }
+            MonthBlockLayoutTests.expectEachRowGroupInOneMonth(info, months: rows.map { month($0.1) }, name)
         }
         #expect(published.count == 2 && published[0] == published[1])
     }

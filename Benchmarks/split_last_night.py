@@ -4,8 +4,8 @@ night's files, for the nightly benchmark (Benchmarks/incremental.sh):
 
     split_last_night.py DROP BEFORE NIGHT_FILES DATE
 
-BEFORE gets every file of DROP without the rows dated DATE (YYYY-MM-DD);
-NIGHT_FILES gets those rows, one file per folder of DROP they came from,
+BEFORE gets every file of DROP without the rows dated DATE (YYYY-MM-DD) or
+later; NIGHT_FILES gets those rows, one file per folder of DROP they came from,
 named `<prefix>-night.csv` so that it sorts after the folder's other files
 (the order in which a nightly export adds them). A row's date is the first
 ten characters of its kind's date or instant column, as written (its local
@@ -57,7 +57,7 @@ def split_file(source, before_path, night_rows, date):
             before.write(header)
             for raw in rows:
                 fields = next(csv.reader(io.StringIO(raw)), [])
-                if column is not None and column < len(fields) and fields[column][:10] == date:
+                if column is not None and column < len(fields) and fields[column][:10] >= date:
                     night_rows.setdefault(header, []).append(raw)
                 else:
                     before.write(raw)

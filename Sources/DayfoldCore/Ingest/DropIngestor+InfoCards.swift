@@ -2,11 +2,15 @@
 /// (SPEC §1.3, §9: dedup by id, then by relationship, date and card key).
 extension DropIngestor {
     func readInfoCards() throws {
+        installKept(InfoCardColumn.kind)
         struct CardCandidate {
             var idKey: Int32
             var card: InfoCard
             var key: Int32
             var account: Int
+            /// The id's hash and the key's fingerprint, for a resumed reading (`TaskReadingTables`).
+            var idHash: UInt64
+            var keyPrint: UInt64
         }
         var candidates: [CardCandidate] = []
         var ids = ByteKeyTable()
@@ -33,12 +37,25 @@ extension DropIngestor {
                     row.fate = .ignored
                     return
                 }
-                let key = keys.intern(DropIngestor.idempotencyKey(relationship, date, [], cardKey)).index
+                let keyPrint = DropIngestor.idempotencyKey(relationship, date, [], cardKey)
                 candidates.append(
                     CardCandidate(
                         idKey: ids.intern(id).index, card: InfoCard(relationship: relationship, localDate: date),
-                        key: key,
-                        account: account))
+                        key: keys.intern(keyPrint).index,
+                        account: account, idHash: ByteKeyTable.hash(id), keyPrint: keyPrint))
+            }
+        }
+        // A resumed reading: a new card with a kept card's id or key would
+        // make the kept one a duplicate (the last wins).
+        if resumption != nil,
+            candidates.contains(where: { tables.cardIDs.contains($0.idHash) || tables.cardKeys.contains($0.keyPrint) })
+        {
+            throw ResumeRefusal(reason: "a new info-card file re-exports a card the kept reading holds")
+        }
+        if options.keepsTaskTables {
+            for candidate in candidates {
+                _ = tables.cardIDs.insert(candidate.idHash)
+                _ = tables.cardKeys.insert(candidate.keyPrint)
             }
         }
         var lastByID = [Int](repeating: -1, count: ids.count)

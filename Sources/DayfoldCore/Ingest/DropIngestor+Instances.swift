@@ -47,9 +47,17 @@ extension DropIngestor {
     }
 
     func readInstances() throws {
+        // A resumed reading starts from the kept task kinds (then `layout`
+        // lists only the new instance files).
+        let resumed = resumption
+        if let resumed { resumeTaskKinds(resumed) }
+        installKept(InstanceColumn.kind)
         var candidates: [InstanceCandidate] = []
         // Shared by the loop and its look-ahead (`LoopState`).
-        let keys = LoopState(FingerprintMap())
+        let keys = LoopState(resumed?.tables.instanceKeys ?? FingerprintMap())
+        let keptIDs = taskIDs.count
+        let keptKeys = keys.value.count
+        let keptKinds = drop.taskKinds.count
         let expected = expectedRows(layout.instances, bytesPerRow: 500)
         taskIDs.reserve(expected)
         // Events and value entries look their task up here at random.
@@ -141,18 +149,33 @@ extension DropIngestor {
                         schema: schema, account: account))
             }
         }
-        drop.invalidSchemaRows = invalidSchemas
+        drop.invalidSchemaRows += invalidSchemas
+        if let resumed { try checkResumable(candidates, keptIDs: keptIDs, keptKeys: keptKeys, resumed.tables) }
         // Dedup by id (last wins), then by idempotency key (last wins).
         var lastByID = [Int](randomAccessRepeating: -1, count: taskIDs.count)
         for (position, candidate) in candidates.enumerated() { lastByID[Int(candidate.idKey)] = position }
         var lastByKey = [Int](randomAccessRepeating: -1, count: keys.value.count)
-        acceptedInstanceKeys = [Bool](repeating: false, count: keys.value.count)
+        // (A resumed reading's kept keys keep their flags; no new candidate holds one.)
+        if resumed == nil { acceptedInstanceKeys = [] }
+        acceptedInstanceKeys.append(
+            contentsOf: repeatElement(false, count: keys.value.count - acceptedInstanceKeys.count))
         for (position, candidate) in candidates.enumerated() where lastByID[Int(candidate.idKey)] == position {
             lastByKey[Int(candidate.idempotencyKey)] = position
         }
         var merged: [(loser: Int32, kept: Int32)] = []
+        // A resumed reading's new tasks go before the kept log tasks, as a
+        // reading in sequence places them (logs are read after instances).
+        let orderBase = resumed?.tables.instanceCandidates ?? 0
+        var keptLogTasks: [DailyTask] = []
+        if let resumed {
+            keptLogTasks = Array(drop.tasks[resumed.tables.instanceTasks...])
+            drop.tasks.removeSubrange(resumed.tables.instanceTasks...)
+        }
         drop.tasks.reserveForRandomAccess(drop.tasks.count + candidates.count)
         let kindOf = kinds.strings.map { drop.taskKind($0) }
+        if resumed != nil, drop.taskKinds.count > keptKinds {
+            throw ResumeRefusal(reason: "a new instance file names a task kind the kept reading does not")
+        }
         let isReminder = kinds.strings.map { $0 == "REMINDER" }
         for (position, candidate) in candidates.enumerated() {
             guard lastByID[Int(candidate.idKey)] == position else {
@@ -179,7 +202,7 @@ extension DropIngestor {
                     localDate: candidate.date, zone: candidate.zone, kind: kindOf[Int(candidate.kind)],
                     status: candidate.status, valueTask: candidate.schema.valueCapture,
                     informational: isReminder[Int(candidate.kind)] && candidate.schema.informational, fromLog: false,
-                    order: position))
+                    order: orderBase + position))
             acceptedInstanceKeys[Int(candidate.idempotencyKey)] = true
         }
         for (loser, kept) in merged { taskOfID[Int(loser)] = taskOfID[Int(kept)] }
@@ -203,10 +226,95 @@ extension DropIngestor {
             latest[user] = candidate
         }
         drop.latestInstanceZone = latest.mapValues { $0.2 }
+        tables.instanceCandidates = orderBase + candidates.count
+        tables.instanceTasks = drop.tasks.count
+        if let resumed {
+            try resumeLogTasks(keptLogTasks, after: resumed, keptIDs: keptIDs)
+        } else {
+            tables.zonesAfterInstances = drop.zones.zoneNames.count
+        }
         let defaultZone = options.defaultTimezone.flatMap { drop.zones.id(named: $0) }
         drop.userZones = UserZones(
             zones: drop.zones, history: drop.timezoneRows, latestInstanceZone: drop.latestInstanceZone,
             defaultZone: defaultZone)
+    }
+}
+
+extension DropIngestor {
+    /// Starts a resumed reading's task kinds from the kept reading's: its
+    /// rows, ids, tables and the as-of window their decisions hold for.
+    fileprivate func resumeTaskKinds(_ resumed: ReadingResumption) {
+        let kept = resumed.kept
+        drop.tasks = kept.tasks
+        drop.taskKinds = kept.taskKinds
+        drop.events = kept.events
+        drop.eventIDs = kept.eventIDs
+        drop.eventReasons = kept.eventReasons
+        drop.valueEntries = kept.valueEntries
+        drop.infoCards = kept.infoCards
+        drop.invalidSchemaRows = kept.invalidSchemaRows
+        drop.asOfWindow = drop.asOfWindow.merged(with: kept.asOfWindow)
+        tables = resumed.tables
+        taskIDs = resumed.tables.taskIDs
+        taskOfID = resumed.tables.taskOfID
+        acceptedInstanceKeys = resumed.tables.acceptedInstanceKeys
+    }
+
+    /// What a reading of the whole drop would decide differently from the
+    /// kept reading because of the new instance rows: a kept task's id or
+    /// idempotency key again (a re-export: last wins, so the kept row's
+    /// fate changes), a zone the kept instances did not name (a whole
+    /// reading gives it an earlier id), a task id a kept row was rejected
+    /// for not knowing.
+    private func checkResumable(
+        _ candidates: [InstanceCandidate], keptIDs: Int, keptKeys: Int, _ kept: TaskReadingTables
+    ) throws {
+        for candidate in candidates {
+            guard Int(candidate.idKey) >= keptIDs else {
+                throw ResumeRefusal(reason: "a new instance file re-exports a task the kept reading holds")
+            }
+            guard Int(candidate.idempotencyKey) >= keptKeys else {
+                throw ResumeRefusal(
+                    reason: "a new instance file holds the idempotency key of a task the kept reading holds")
+            }
+            guard candidate.zone < 0 || Int(candidate.zone) < kept.zonesAfterInstances else {
+                throw ResumeRefusal(reason: "a new instance file names a zone the kept instances do not")
+            }
+        }
+        for index in keptIDs..<taskIDs.count
+        where kept.unknownTasks.contains(ByteKeyTable.hash(taskIDs.key(Int32(index)))) {
+            throw ResumeRefusal(reason: "a new task makes a row the kept reading rejected (unknown_task) valid")
+        }
+    }
+
+    /// Puts the kept log tasks back after the new instance tasks, moving
+    /// every reference to them by as many places; refuses when the new
+    /// instances move a user's fallback zone (§1.2), which places kept
+    /// log tasks, journal entries and health samples.
+    private func resumeLogTasks(_ logTasks: [DailyTask], after resumed: ReadingResumption, keptIDs: Int) throws {
+        guard drop.latestInstanceZone == resumed.kept.latestInstanceZone else {
+            throw ResumeRefusal(reason: "a new instance moves a user's zone (their latest task instance's)")
+        }
+        let first = resumed.tables.instanceTasks
+        let shift = drop.tasks.count - first
+        if shift > 0 && !logTasks.isEmpty {
+            for index in 0..<keptIDs {
+                if case .accepted(let task, let relationship) = taskOfID[index], task >= first {
+                    taskOfID[index] = .accepted(task + shift, relationship: relationship)
+                }
+            }
+            for index in drop.events.indices where drop.events[index].task >= first {
+                drop.events[index].task += shift
+            }
+            for index in drop.valueEntries.indices where drop.valueEntries[index].task >= first {
+                drop.valueEntries[index].task += shift
+            }
+        }
+        drop.tasks.reserveCapacity(drop.tasks.count + logTasks.count)
+        for var task in logTasks {
+            task.order += shift
+            drop.tasks.append(task)
+        }
     }
 }
 

@@ -2,8 +2,10 @@
 /// the same reject → ignore → duplicate → accepted path (SPEC §1.3, §9).
 extension DropIngestor {
     func readStatusEvents() throws {
-        // Shared by the loop and its look-ahead (`LoopState`).
-        let dedup = LoopState(TaskRowDeduplicator())
+        installKept(StatusEventColumn.kind)
+        // Shared by the loop and its look-ahead (`LoopState`). A resumed
+        // reading's new rows meet the kept rows' keys.
+        let dedup = LoopState(resumption != nil ? tables.events : TaskRowDeduplicator())
         dedup.value.reserve(expectedRows(layout.statusEvents, bytesPerRow: 300))
         if options.retainRows {
             let room = roomForRows(layout.statusEvents, shortestRow: 150)
@@ -13,6 +15,9 @@ extension DropIngestor {
         // Skip reasons are a small vocabulary: each is kept once, and events
         // hold its index.
         var eventReasons = ByteInterner()
+        for reason in drop.eventReasons {
+            _ = Array(reason.utf8).withUnsafeBufferPointer { eventReasons.intern(Span(_unsafeElements: $0)) }
+        }
         let prepare = TaskRowFields.preparing(relationshipLookup, statusColumn: StatusEventColumn.toStatus)
         let ahead = { self.expectLookups($0, &dedup.value) }
         // An as-of series' ingest keeps every event its duplicate tests see (`AsOfCandidates`).
@@ -51,6 +56,7 @@ extension DropIngestor {
         }
         drop.asOfCandidates?.eventIDs = candidateIDs
         drop.eventReasons = eventReasons.strings
+        if options.keepsTaskTables { tables.events = dedup.value }
         drop.asOfCandidates?.events = candidates
     }
 
@@ -124,6 +130,7 @@ extension DropIngestor {
         switch reference {
         case .none:
             row.fail("unknown_task")
+            if options.keepsTaskTables, let hash = prepared.taskHash { _ = tables.unknownTasks.insert(hash) }
             return nil
         case .accepted(_, let relationship): owner = relationship
         case .ignored(let relationship): owner = relationship
@@ -137,7 +144,8 @@ extension DropIngestor {
     }
 
     func readValueEntries() throws {
-        let dedup = LoopState(TaskRowDeduplicator())
+        installKept(ValueEntryColumn.kind)
+        let dedup = LoopState(resumption != nil ? tables.values : TaskRowDeduplicator())
         dedup.value.reserve(expectedRows(layout.valueEntries, bytesPerRow: 240))
         if options.retainRows { drop.valueEntries.reserveCapacity(roomForRows(layout.valueEntries, shortestRow: 120)) }
         let prepare = TaskRowFields.preparing(relationshipLookup, numberColumn: ValueEntryColumn.value)
@@ -164,6 +172,7 @@ extension DropIngestor {
             }
         }
         drop.asOfCandidates?.values = candidates
+        if options.keepsTaskTables { tables.values = dedup.value }
     }
 }
 

@@ -2,6 +2,16 @@
 /// event (SPEC §1.3, §9 Time zones); an instance with the same key wins.
 extension DropIngestor {
     func readWorkoutLogs() throws {
+        // A resumed reading keeps the kept logs' decisions: a new log file
+        // would place its tasks and events among the kept ones (logs come
+        // after instances, their events before every status event).
+        if resumption != nil {
+            guard layout.workoutLogs.isEmpty else {
+                throw ResumeRefusal(reason: "a workout-log file is new")
+            }
+            installKept(WorkoutLogColumn.kind)
+            return
+        }
         struct LogCandidate {
             var idKey: Int32
             var relationship: Int
@@ -60,6 +70,9 @@ extension DropIngestor {
         for position in live where lastByID[candidates[position].idKey] == position {
             lastByKey[candidates[position].key] = position
         }
+        // Kept for a later resumed reading: a new instance's key is then
+        // compared with the logs' too.
+        if options.keepsTaskTables { instanceKeys = keys }
         let workoutKind = drop.taskKind("WORKOUT")
         for position in live {
             let candidate = candidates[position]

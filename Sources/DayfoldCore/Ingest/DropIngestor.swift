@@ -24,8 +24,16 @@ public final class DropIngestor {
     @exclusivity(unchecked) var instanceKeys = FingerprintMap()
     @exclusivity(unchecked) var acceptedInstanceKeys: [Bool] = []
 
+    /// Set when this reading resumes a kept one: `layout` then lists only
+    /// the task kinds' new files (every other kind whole), and the task
+    /// kinds start from the kept rows and tables (`TaskReadingTables`).
+    var resumption: ReadingResumption?
+    /// The tables of the task kinds not kept elsewhere on the ingestor,
+    /// gathered for a later resumed reading (`IngestOptions.keepsTaskTables`).
+    @exclusivity(unchecked) var tables = TaskReadingTables()
+
     /// What a task id resolves to.
-    enum TaskReference {
+    enum TaskReference: BitwiseCopyable {
         case none
         /// The task's index, and its relationship (kept here: events look it
         /// up per row, and the task table is too large to stay in cache).
@@ -44,6 +52,15 @@ public final class DropIngestor {
         self.options = options
         drop = IngestedDrop(zones: zones)
         if options.keepsAsOfCandidates { drop.asOfCandidates = AsOfCandidates() }
+    }
+
+    /// A resumed reading's kept accounts and rejects of `kind`, in their
+    /// order, before those of the kind's new files (a reading in sequence
+    /// reads a kind's files in order, and new files sort after kept ones).
+    func installKept(_ kind: String) {
+        guard let kept = resumption?.kept else { return }
+        drop.accounts += kept.accounts.filter { $0.kind == kind }
+        drop.rejects += kept.rejects.filter { $0.kind == kind }
     }
 
     public func ingest() throws -> IngestedDrop {
@@ -153,6 +170,12 @@ public final class DropIngestor {
         join(values)
         drop.valueEntries = values.side.drop.valueEntries
         drop.infoCards = values.side.drop.infoCards
+        if options.keepsTaskTables {
+            tables.values = values.side.tables.values
+            tables.cardIDs = values.side.tables.cardIDs
+            tables.cardKeys = values.side.tables.cardKeys
+            for hash in values.side.tables.unknownTasks.slots where hash != 0 { _ = tables.unknownTasks.insert(hash) }
+        }
         join(journalDone)
         drop.journal = journalDone.side.drop.journal
         drop.journalUsers = journalDone.side.drop.journalUsers
@@ -171,6 +194,13 @@ public final class DropIngestor {
         drop.healthFolderWarnings = healthDone.side.drop.healthFolderWarnings
         // A task's id is its key in the id table: the table's keys are the ids.
         drop.taskIDs = taskIDs.keys
+        if options.keepsTaskTables {
+            tables.taskIDs = taskIDs
+            tables.taskOfID = taskOfID
+            tables.instanceKeys = instanceKeys
+            tables.acceptedInstanceKeys = acceptedInstanceKeys
+            drop.taskTables = tables
+        }
         if let handOverTaskInputs = options.taskInputs {
             handOverTaskInputs(drop)
         }
@@ -207,6 +237,8 @@ public final class DropIngestor {
         let side = DropIngestor(layout: layout, options: sideOptions, zones: drop.zones)
         side.drop = drop
         side.relationshipLookup = relationshipLookup
+        side.resumption = resumption
+        side.tables = tables
         if withTasks {
             side.taskIDs = taskIDs
             side.taskOfID = taskOfID

@@ -21,6 +21,10 @@ public struct IngestOptions: Sendable {
     /// (`AsOfSteps`): the rows whose fate depends on the as-of are kept in
     /// `IngestedDrop.asOfCandidates`, duplicates included.
     public var keepsAsOfCandidates = false
+    /// True for a run that may keep its reading for a later run to resume
+    /// (`ReadingKeeping`): the task kinds' tables are kept in
+    /// `IngestedDrop.taskTables` (`TaskReadingTables`).
+    public var keepsTaskTables = false
     /// Told of progress as files and rows are read (nil: nobody is watching).
     public var progress: ProgressReporter?
     /// Where ingest hands over the inputs of the client side's facts

@@ -61,6 +61,10 @@ public struct IngestedDrop: Sendable {
     /// would decide differently (see `AsOfCandidates`); nil otherwise.
     var asOfCandidates: AsOfCandidates?
 
+    /// With `IngestOptions.keepsTaskTables`: what a later reading resumes
+    /// from, beside these rows (`TaskReadingTables`); nil otherwise.
+    var taskTables: TaskReadingTables?
+
     /// Zone resolution for users (set once instances are read); copies of
     /// the drop share it, and with it the record of the fallbacks used.
     public var userZones: UserZones
@@ -82,6 +86,7 @@ public struct IngestedDrop: Sendable {
         drop.valueEntries = []
         drop.journal = []
         drop.asOfCandidates = nil
+        drop.taskTables = nil
         return drop
     }
 

@@ -16,7 +16,7 @@ import Foundation
 /// its check is not used at all (the run reads the drop).
 enum ReadingArchive {
     /// Bumped whenever what is written changes.
-    static let format = 1
+    static let format = 2
 
     /// Writes `drop` to `path` (a new file, flushed to the disk). Returns
     /// its size and check. `asOfCandidates` is not kept: a series does not
@@ -25,6 +25,12 @@ enum ReadingArchive {
         var writer = try BinaryArchiveWriter(path: path)
         do {
             try archive(drop, into: &writer)
+            // The rows, then the task tables a resumed reading starts from
+            // (`TaskReadingTables`): a run that reads the rows back alone
+            // stops at the checkpoint.
+            writer.checkpoint()
+            writer.write(drop.taskTables != nil)
+            if let tables = drop.taskTables { try tables.archive(into: &writer) }
             let check = try writer.finish()
             return (writer.size, check)
         } catch {
@@ -34,12 +40,16 @@ enum ReadingArchive {
     }
 
     /// The drop `write` wrote to `path`, with a zone resolver of its own
-    /// (no fallback recorded yet). Throws when the file is not whole, of
-    /// another format or fails its check.
-    static func read(from path: String) throws(BinaryArchiveError) -> IngestedDrop {
+    /// (no fallback recorded yet), and with its task tables when
+    /// `withTables` (nil when the reading kept none). Throws when what is
+    /// read is not whole, of another format or fails its check.
+    static func read(from path: String, withTables: Bool = false) throws(BinaryArchiveError) -> IngestedDrop {
         var reader = try BinaryArchiveReader(path: path)
         defer { reader.close() }
-        let drop = try unarchive(&reader)
+        var drop = try unarchive(&reader)
+        try reader.checkpoint()
+        guard withTables else { return drop }
+        if try reader.readBool() { drop.taskTables = try TaskReadingTables(from: &reader) }
         try reader.finish()
         return drop
     }

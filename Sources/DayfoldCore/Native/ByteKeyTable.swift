@@ -154,3 +154,35 @@ struct ByteKeyTable {
         return (Int32(index), true)
     }
 }
+
+extension ByteKeyTable {
+    /// Writes the table as it lies (keys, offsets, hashes and slots), for a
+    /// kept reading (`TaskReadingTables`): read back, no key is hashed again.
+    func archive(into out: inout BinaryArchiveWriter) throws(SystemCallError) {
+        try out.write(plain: arena)
+        try out.write(plain: offsets)
+        try out.write(plain: hashes)
+        try out.write(plain: slots)
+    }
+
+    /// The table `archive(into:)` wrote. Throws when its shape is not a
+    /// table's (offsets that do not end at the arena's end, one per key and
+    /// one more, in order; a slot count not a power of two, or no free slot).
+    init(from reader: inout BinaryArchiveReader) throws(BinaryArchiveError) {
+        let arena = try reader.readPlainArray(UInt8.self)
+        let offsets = try reader.readPlainArray(Int.self)
+        let hashes = try reader.readPlainArray(UInt64.self)
+        let slots = try reader.readPlainArray(UInt64.self)
+        guard offsets.count == hashes.count + 1, offsets.first == 0, offsets.last == arena.count,
+            zip(offsets, offsets.dropFirst()).allSatisfy({ $0 <= $1 }),
+            slots.count.nonzeroBitCount == 1, hashes.count < slots.count
+        else {
+            throw BinaryArchiveError(reason: "a stored key table of \(hashes.count) keys in \(slots.count) slots")
+        }
+        self.init()
+        self.arena = arena
+        self.offsets = offsets
+        self.hashes = hashes
+        self.slots = slots
+    }
+}

@@ -207,3 +207,26 @@ struct FingerprintSet {
         for slot in old where slot != 0 { _ = insert(slot) }
     }
 }
+
+extension FingerprintSet {
+    /// Writes the set as it lies (its slots and count), for a kept reading
+    /// (`TaskReadingTables`): read back, it needs no insert.
+    func archive(into out: inout BinaryArchiveWriter) throws(SystemCallError) {
+        try out.write(plain: slots)
+        out.write(count)
+    }
+
+    /// The set `archive(into:)` wrote. Throws when its shape is not a
+    /// set's (a slot count not a power of two, or no free slot: a probe
+    /// would never end).
+    init(from reader: inout BinaryArchiveReader) throws(BinaryArchiveError) {
+        let slots = try reader.readPlainArray(UInt64.self)
+        let count = try reader.readInt()
+        guard slots.count.nonzeroBitCount == 1, count >= 0, count < slots.count else {
+            throw BinaryArchiveError(reason: "a stored fingerprint set of \(count) in \(slots.count) slots")
+        }
+        self.init()
+        self.slots = slots
+        self.count = count
+    }
+}

@@ -61,3 +61,24 @@ struct FingerprintMap {
         for slot in old where slot.key != 0 { self[slot.key] = slot.value }
     }
 }
+
+extension FingerprintMap {
+    /// Writes the map as it lies (its slots and count), for a kept reading
+    /// (`TaskReadingTables`).
+    func archive(into out: inout BinaryArchiveWriter) throws(SystemCallError) {
+        try out.write(plain: slots)
+        out.write(count)
+    }
+
+    /// The map `archive(into:)` wrote. Throws when its shape is not a map's.
+    init(from reader: inout BinaryArchiveReader) throws(BinaryArchiveError) {
+        let slots = try reader.readPlainArray((key: UInt64, value: Int32).self)
+        let count = try reader.readInt()
+        guard slots.count.nonzeroBitCount == 1, count >= 0, count < slots.count else {
+            throw BinaryArchiveError(reason: "a stored fingerprint map of \(count) in \(slots.count) slots")
+        }
+        self.init()
+        self.slots = slots
+        self.count = count
+    }
+}

@@ -72,7 +72,27 @@ public struct PipelineRunner {
         readsPush: Bool = true, keepsAsOfCandidates: Bool = false, clientInputs: Handover<IngestedDrop>? = nil,
         taskInputs: Handover<IngestedDrop>? = nil, layoutOptions: DropLayout.Options = .init()
     ) throws -> IngestedDrop {
-        let layout = try DropLayout(root: input, options: layoutOptions)
+        try ingest(
+            input: input, config: config, asOf: asOf, retainRows: retainRows, showProgress: showProgress,
+            hashInputs: hashInputs, hashWhileReading: hashWhileReading, reportHeaders: reportHeaders,
+            readsPush: readsPush, keepsAsOfCandidates: keepsAsOfCandidates, clientInputs: clientInputs,
+            taskInputs: taskInputs, layoutOptions: layoutOptions, keepsTaskTables: false, resuming: nil)
+    }
+
+    /// `ingest`, keeping the task tables a later reading resumes from
+    /// (`keepsTaskTables`), or resuming a kept reading (`resuming`: only
+    /// the task kinds' new files are read; `ResumeRefusal` when a new file
+    /// would change a kept decision).
+    static func ingest(
+        input: String, config: PipelineConfig, asOf: ParsedInstant, retainRows: Bool = true, showProgress: Bool = false,
+        hashInputs: Bool = true, hashWhileReading: Bool = true, reportHeaders: Bool = true,
+        readsPush: Bool = true, keepsAsOfCandidates: Bool = false, clientInputs: Handover<IngestedDrop>? = nil,
+        taskInputs: Handover<IngestedDrop>? = nil, layoutOptions: DropLayout.Options = .init(),
+        keepsTaskTables: Bool, resuming: ReadingResumption?
+    ) throws -> IngestedDrop {
+        var layout = try DropLayout(root: input, options: layoutOptions)
+        // A resumed reading reads only the task kinds' new files (`ResumeRefusal` when it cannot).
+        if let resuming { layout = try layout.resumed(from: resuming.kept) }
         let progress = ProgressReporter(enabled: showProgress, totalBytes: showProgress ? layout.totalBytes : 0)
         progress.begin("ingest")
         // Written once the progress line is done (a notice must not land in its middle).
@@ -90,7 +110,10 @@ public struct PipelineRunner {
         options.progress = progress
         options.clientInputs = clientInputs
         options.taskInputs = taskInputs
-        var drop = try DropIngestor(layout: layout, options: options).ingest()
+        options.keepsTaskTables = keepsTaskTables
+        let ingestor = DropIngestor(layout: layout, options: options, zones: resuming?.kept.zones ?? ZoneCatalog())
+        ingestor.resumption = resuming
+        var drop = try ingestor.ingest()
         drop.unrecognizedFiles = layout.unrecognizedFiles
         if reportHeaders { noticeAccounts = drop.accounts }
         // CSV files were hashed as they were read; other files (SQLite, XML) are hashed here.
@@ -463,10 +486,26 @@ public struct PipelineRunner {
             if let kept = reading?.readKept() {
                 return PipelineRunner.handOver(kept, client: client, tasks: tasks, showProgress: showProgress)
             }
-            return try PipelineRunner.ingest(
-                input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false,
-                hashWhileReading: false, keepsAsOfCandidates: series != nil, clientInputs: client, taskInputs: tasks,
-                layoutOptions: DropLayout.Options(followLinks: followLinks))
+            func read(resuming: ReadingResumption?) throws -> IngestedDrop {
+                try PipelineRunner.ingest(
+                    input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false,
+                    hashWhileReading: false, keepsAsOfCandidates: series != nil, clientInputs: client,
+                    taskInputs: tasks, layoutOptions: DropLayout.Options(followLinks: followLinks),
+                    keepsTaskTables: reading?.mayKeep ?? false, resuming: resuming)
+            }
+            // A kept reading with only new files beside its own is resumed:
+            // only the task kinds' new files are read. A refusal comes
+            // before anything is handed over; the drop is then read whole.
+            if let reading, let resumption = reading.readResumable() {
+                do {
+                    let drop = try read(resuming: resumption)
+                    reading.noteResumed()
+                    return drop
+                } catch let refusal as ResumeRefusal {
+                    reading.noteRefused(refusal.reason)
+                }
+            }
+            return try read(resuming: nil)
         }
         let kept = reading.map { keeping in plan.stage("keep reading", after: ingested) { keeping.keep($0) } }
         let client = plan.stage("client facts", after: clientInputs) {

@@ -19,6 +19,11 @@ final class ReadingKeeping: Sendable {
     private let directory: StateDirectory
     /// The kept reading this run may read instead of the drop.
     let reusable: RunState.Reading?
+    /// The kept reading this run may resume: every file it was read from
+    /// is here unchanged, and there are new ones (`ReadingResumption`).
+    private let resumable: RunState.Reading?
+    /// How many input files are new since the state was written.
+    private let added: Int
     /// Why the kept reading is not used (nil: it is, or there was no state to use).
     private let notReused: String?
     /// Whether this run keeps its reading for the next one (its files are
@@ -30,6 +35,10 @@ final class ReadingKeeping: Sendable {
     private struct Outcome {
         /// The kept reading was read back and used.
         var reused = false
+        /// The kept reading was resumed: the new files were read on top of it.
+        var resumed = false
+        /// Why the kept reading could not be resumed (`ResumeRefusal`).
+        var refusal: String?
         /// Why reading it back failed.
         var failure: String?
         /// The reading this run wrote for the next one, not yet named in the state.
@@ -43,23 +52,39 @@ final class ReadingKeeping: Sendable {
         let kept = state.usable?.reading
         var why: String?
         var unchanged = false
+        var onlyAdded = false
+        var added = 0
         if let previous = state.usable {
             let known = digests.fromState
             unchanged = files.map(\.relativePath) == previous.files.map(\.path) && known.count == files.count
             if !unchanged {
                 let changed = files.count(where: { !known.contains($0.relativePath) })
-                let gone = Set(previous.files.map(\.path)).subtracting(files.map(\.relativePath)).count
+                let present = Set(files.map(\.relativePath))
+                let gone = Set(previous.files.map(\.path)).subtracting(present).count
+                // Every file the state knows is here unchanged: the others are new.
+                onlyAdded = gone == 0 && previous.files.allSatisfy { known.contains($0.path) }
+                added = changed
                 why =
                     "\(changed) input files are new or changed" + (gone > 0 ? " and \(gone) are gone" : "")
                     + " since the state was written"
             }
         }
+        self.added = added
         // A reading is kept only by a run whose files are the state's: one
         // whose files changed would keep it for nothing, since the next run
         // could use it only on these same files again (a night's new files
         // are not appended to a kept reading yet). Writing it cost a
         // nightly run on the 1.1 GB drop about a fifth of its time.
         keepsReading = unchanged && !verify
+        var resumable: RunState.Reading?
+        if onlyAdded, let previous = state.usable, let kept, previous.build == RunState.currentBuild, !verify,
+            kept.holds(asOf: asOf)
+        {
+            // Read on top of the kept reading (`readResumable`); the reason
+            // stays for a refusal to complete.
+            resumable = kept
+        }
+        self.resumable = resumable
         if why == nil, let previous = state.usable, let kept {
             if previous.build != RunState.currentBuild {
                 why = "the kept reading is of another build of dayfold"
@@ -86,6 +111,36 @@ final class ReadingKeeping: Sendable {
         (directory.path as NSString).appendingPathComponent(reading.file)
     }
 
+    /// Whether this run may keep its reading (its ingest then keeps the
+    /// task tables a resumed reading needs, `TaskReadingTables`).
+    var mayKeep: Bool { keepsReading || resumable != nil }
+
+    /// The kept reading with its task tables, to resume with the new
+    /// files; nil (with the reason recorded) when there is none to resume
+    /// or it does not read back whole.
+    func readResumable() -> ReadingResumption? {
+        guard let resumable else { return nil }
+        do throws(BinaryArchiveError) {
+            let drop = try ReadingArchive.read(from: path(of: resumable), withTables: true)
+            guard let tables = drop.taskTables else {
+                outcome.withLock { $0.refusal = "the kept reading keeps no task tables" }
+                return nil
+            }
+            var kept = drop
+            kept.taskTables = nil
+            return ReadingResumption(kept: kept, tables: tables)
+        } catch {
+            outcome.withLock { $0.failure = error.reason }
+            return nil
+        }
+    }
+
+    /// The kept reading was resumed: this run's reading is its and the new files'.
+    func noteResumed() { outcome.withLock { $0.resumed = true } }
+
+    /// The kept reading could not be resumed, for `reason`: the drop was read whole.
+    func noteRefused(_ reason: String) { outcome.withLock { $0.refusal = reason } }
+
     /// The kept reading, read back; nil (with the reason recorded) when it
     /// does not read back whole.
     func readKept() -> IngestedDrop? {
@@ -104,7 +159,9 @@ final class ReadingKeeping: Sendable {
     /// run (a temporary file, named by `commit`). A failure is a warning:
     /// the next run reads the drop.
     func keep(_ drop: IngestedDrop) -> [String] {
-        if !keepsReading || outcome.withLock({ $0.reused }) { return [] }
+        // A resumed run keeps its reading: the next night resumes it.
+        let (reused, resumed) = outcome.withLock { ($0.reused, $0.resumed) }
+        if reused || !(keepsReading || resumed) { return [] }
         let temporary = (directory.path as NSString).appendingPathComponent(
             ".reading.\(SystemCall.processID).tmp")
         do {
@@ -176,7 +233,14 @@ final class ReadingKeeping: Sendable {
         if state.reused, let reusable {
             return "the drop's reading was kept from the run as of \(reusable.asOf) (every input file unchanged)"
         }
+        if state.resumed, let resumable {
+            return "the drop's reading was kept from the run as of \(resumable.asOf), and the \(added) new input "
+                + "files were read on top of it"
+        }
         if let failure = state.failure { return "the drop is read whole (the kept reading: \(failure))" }
+        if let refusal = state.refusal {
+            return "the drop is read whole (the kept reading cannot be resumed: \(refusal))"
+        }
         return notReused.map { "the drop is read whole (\($0))" }
     }
 

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+@testable import DayfoldCore
+
+/// A run whose drop is the kept reading's files and some new ones resumes
+/// the kept reading: only the task kinds' new files are read, on top of the
+/// kept rows and tables (`TaskReadingTables`), the other kinds whole. The
+/// outputs are byte for byte a full run's; where a new file would change a
+/// kept decision the drop is read whole and the manifest says why.
+@Suite struct ResumedReadingTests {
+    typealias Setting = KeptReadingTests.Setting
+    static let firstNight = "2026-06-02T18:00:00Z"
+    static let secondNight = "2026-06-03T18:00:00Z"
+
+    /// SampleData's last `count` instance rows of its first file, each as
+    /// its fields (quoted fields kept as written).
+    static func lastInstances(_ setting: Setting, count: Int) throws -> (header: String, rows: [[String]]) {
+        let text = try String(
+            contentsOf: setting.drop.appendingPathComponent("tasks/instances/instances-000.csv"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        return (lines[0], lines.suffix(count).map(fields))
+    }
+
+    /// A CSV line's fields as written (no field of these rows holds a line break).
+    static func fields(_ line: String) -> [String] {
+        var fields: [String] = []
+        var current = ""
+        var quoted = false
+        for character in line {
+            if character == "\"" { quoted.toggle() }
+            if character == "," && !quoted {
+                fields.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        fields.append(current)
+        return fields
+    }
+
+    /// A night's new files: instances copied from the last rows of SampleData
+    /// with new ids on `date` (their keys change with the date), an event
+    /// and a value entry naming each, an event naming a task nobody knows
+    /// (rejected), and a new card. Returns the new task ids.
+    @discardableResult
+    static func addNight(_ setting: Setting, date: String, suffix: String, seed: Int) throws -> [String] {
+        let (header, rows) = try lastInstances(setting, count: 6)
+        func id(_ n: Int) -> String { String(format: "00000000-0000-4000-8000-%012d", seed * 1000 + n) }
+        var instances = [header]
+        var events = [
+            "id,daily_task_instance_id,relationship_id,from_status,to_status,reason,note,actor_user_id,"
+                + "device_id,client_operation_id,metadata,occurred_at"
+        ]
+        var values = [
+            "id,daily_task_instance_id,relationship_id,value,recorded_at,status,device_id,client_operation_id"
+        ]
+        var taskIDs: [String] = []
+        for (n, row) in rows.enumerated() {
+            var row = row
+            let task = id(n)
+            taskIDs.append(task)
+            row[0] = task
+            row[3] = date
+            row[12] = "PENDING"
+            row[15] = ""
+            row[19] = ""
+            row[20] = ""
+            row[21] = ""
+            instances.append(row.joined(separator: ","))
+            let relationship = row[2]
+            events.append(
+                "\(id(100 + n)),\(task),\(relationship),PENDING,COMPLETED,,,,night-device,\(id(200 + n)),,\(date)T12:00:00Z"
+            )
+            values.append(
+                "\(id(300 + n)),\(task),\(relationship),3,\(date)T12:30:00Z,ACCEPTED,night-device,\(id(400 + n))")
+        }
+        // A row naming a task no file holds: rejected (unknown_task).
+        events.append(
+            "\(id(500)),\(id(900)),\(rows[0][2]),PENDING,COMPLETED,,,,night-device,\(id(501)),,\(date)T13:00:00Z")
+        let card =
+            "\(id(600)),\(rows[0][1]),\(rows[0][2]),\(date),\(rows[0][4]),night_card:\(seed),0,\"{\"\"title\"\":\"\"Night\"\"}\""
+        let files = [
+            "tasks/instances/instances-9\(suffix).csv": instances,
+            "tasks/status_events/events-9\(suffix).csv": events,
+            "tasks/value_entries/values-9\(suffix).csv": values,
+            "tasks/info_cards/cards-9\(suffix).csv": [
+                "id,workspace_id,relationship_id,local_date,timezone,card_key,priority,snapshot", card,
+            ],
+        ]
+        for (path, lines) in files {
+            try (lines.joined(separator: "\n") + "\n").write(
+                to: setting.drop.appendingPathComponent(path), atomically: true, encoding: .utf8)
+        }
+        return taskIDs
+    }
+
+    static func reason(_ manifest: [String: Any]) -> String { manifest["reason"] as? String ?? "" }
+
+    @Test func nightsOfNewFilesResumeTheKeptReading() throws {
+        let setting = try Setting()
+        defer { try? FileManager.default.removeItem(at: setting.root) }
+        try setting.primed(asOf: KeptReadingTests.afterLastRow)
+        try Self.addNight(setting, date: "2026-06-02", suffix: "01-night", seed: 1)
+        let first = try setting.run(asOf: Self.firstNight)
+        #expect(first.different.isEmpty, "\(first.different)")
+        #expect(
+            Self.reason(first.manifest).contains("the 4 new input files were read on top of it"),
+            "\(Self.reason(first.manifest))")
+        // The resumed run kept its own reading: the next night resumes it.
+        try Self.addNight(setting, date: "2026-06-03", suffix: "02-night", seed: 2)
+        let second = try setting.run(asOf: Self.secondNight)
+        #expect(second.different.isEmpty, "\(second.different)")
+        #expect(Self.reason(second.manifest).contains("read on top of it"), "\(Self.reason(second.manifest))")
+        #expect(setting.readings.count == 1, "\(setting.readings)")
+    }
+
+    /// A new file that re-exports a kept task, a new task that a kept row
+    /// was rejected for not knowing, and a new workout-log file each change
+    /// a kept decision: the drop is read whole.
+    @Test func aNightThatChangesAKeptDecisionReadsTheDropWhole() throws {
+        let setting = try Setting()
+        defer { try? FileManager.default.removeItem(at: setting.root) }
+        try setting.primed(asOf: KeptReadingTests.afterLastRow)
+        // A kept event names task …900, which no file holds yet.
+        try Self.addNight(setting, date: "2026-06-02", suffix: "01-night", seed: 1)
+        let first = try setting.run(asOf: Self.firstNight)
+        #expect(Self.reason(first.manifest).contains("read on top of it"), "\(Self.reason(first.manifest))")
+        let (header, rows) = try Self.lastInstances(setting, count: 1)
+        var row = rows[0]
+        row[0] = String(format: "00000000-0000-4000-8000-%012d", 1900)
+        row[3] = "2026-06-03"
+        try (header + "\n" + row.joined(separator: ",") + "\n").write(
+            to: setting.drop.appendingPathComponent("tasks/instances/instances-902-night.csv"), atomically: true,
+            encoding: .utf8)
+        let known = try setting.run(asOf: Self.secondNight)
+        #expect(known.different.isEmpty, "\(known.different)")
+        #expect(
+            Self.reason(known.manifest).contains("makes a row the kept reading rejected (unknown_task) valid"),
+            "\(Self.reason(known.manifest))")
+        // Re-exporting a kept task (the last row of the first file again).
+        try Self.primeAgain(setting)
+        try (header + "\n" + rows[0].joined(separator: ",") + "\n").write(
+            to: setting.drop.appendingPathComponent("tasks/instances/instances-903-night.csv"), atomically: true,
+            encoding: .utf8)
+        let reexport = try setting.run(asOf: Self.secondNight)
+        #expect(reexport.different.isEmpty, "\(reexport.different)")
+        #expect(
+            Self.reason(reexport.manifest).contains("re-exports a task the kept reading holds"),
+            "\(Self.reason(reexport.manifest))")
+        // A new workout-log file.
+        try Self.primeAgain(setting)
+        let logs = setting.drop.appendingPathComponent("tasks/workout_logs")
+        let logText = try String(contentsOf: logs.appendingPathComponent("workout_logs-000.csv"), encoding: .utf8)
+        try String(logText.prefix { $0 != "\n" } + "\n").write(
+            to: logs.appendingPathComponent("workout_logs-904-night.csv"), atomically: true, encoding: .utf8)
+        let log = try setting.run(asOf: Self.secondNight)
+        #expect(log.different.isEmpty, "\(log.different)")
+        #expect(Self.reason(log.manifest).contains("a workout-log file is new"), "\(Self.reason(log.manifest))")
+    }
+
+    /// Runs twice on the drop as it is, so that the state keeps its reading.
+    static func primeAgain(_ setting: Setting) throws {
+        try setting.primed(asOf: secondNight)
+    }
+}

@@ -18,4 +18,14 @@ struct ByteInterner {
     }
 
     subscript(index: Int32) -> String { strings[Int(index)] }
+
+    /// An interner that holds `strings`, at their indexes (a kept
+    /// reading's users, sources or units, interned again in order).
+    init(strings: [String]) {
+        for string in strings {
+            _ = Array(string.utf8).withUnsafeBufferPointer { intern(Span(_unsafeElements: $0)) }
+        }
+    }
+
+    init() {}
 }

@@ -193,6 +193,7 @@ extension DropIngestor {
     }
 
     func readHealthCSV() throws {
+        if let resumed = resumption { try resumeHealth(resumed) }
         if options.retainRows { health.pending.reserveCapacity(roomForRows(layout.healthCSV, shortestRow: 120)) }
         health.seen.reserve(expectedRows(layout.healthCSV, bytesPerRow: 200))
         // Candidates wait in short runs before their duplicate check: the
@@ -249,6 +250,26 @@ extension DropIngestor {
     }
 }
 
+extension DropIngestor {
+    /// Starts a resumed reading's health from the kept days and health
+    /// state: new samples fold into a user's kept days after the kept
+    /// samples, the order a whole reading folds them in. A new health CSV
+    /// file is read before every Apple Health export by a whole reading,
+    /// so with kept exports it is a reason to read whole.
+    fileprivate func resumeHealth(_ resumed: ReadingResumption) throws {
+        let keptExports = resumed.kept.accounts.contains {
+            $0.kind == HealthColumn.kind && DropLayout.isHealthExport($0.path)
+        }
+        if keptExports && !layout.healthCSV.isEmpty {
+            throw ResumeRefusal(reason: "a new health CSV file would be read before the kept Apple Health exports")
+        }
+        installKept(HealthColumn.kind)
+        health.restore(resumed.tables.health)
+        drop.healthDays = resumed.kept.healthDays
+        drop.failedImports = resumed.kept.failedImports
+    }
+}
+
 /// Ingest state of the health readers: interned strings and the exact-duplicate set.
 /// Used by one ingestor's thread at a time: no run-time exclusivity check (see `LoopState`).
 final class HealthIngestState {
@@ -282,6 +303,24 @@ final class HealthIngestState {
         var order: Int
     }
     private var pairs = FingerprintMap()
+
+    /// What a later resumed reading starts from (`ReadingTables`).
+    var kept: HealthReadingTables {
+        HealthReadingTables(
+            users: users.strings, units: units.strings, sources: sources.strings, selfSource: selfSource, seen: seen,
+            order: order, pairs: pairs)
+    }
+
+    /// Takes up a kept reading's state (no sample pending).
+    func restore(_ kept: HealthReadingTables) {
+        users = ByteInterner(strings: kept.users)
+        units = ByteInterner(strings: kept.units)
+        sources = ByteInterner(strings: kept.sources)
+        selfSource = kept.selfSource
+        seen = kept.seen
+        order = kept.order
+        pairs = kept.pairs
+    }
 
     /// A dense id for the source pair (bundle id, name).
     func sourcePair(_ bundle: Int32, _ name: Int32) -> Int32 {

@@ -8,7 +8,7 @@ extension DropIngestor {
             var card: InfoCard
             var key: Int32
             var account: Int
-            /// The id's hash and the key's fingerprint, for a resumed reading (`TaskReadingTables`).
+            /// The id's hash and the key's fingerprint, for a resumed reading (`ReadingTables`).
             var idHash: UInt64
             var keyPrint: UInt64
         }

@@ -267,7 +267,7 @@ extension DropIngestor {
     /// reading gives it an earlier id), a task id a kept row was rejected
     /// for not knowing.
     private func checkResumable(
-        _ candidates: [InstanceCandidate], keptIDs: Int, keptKeys: Int, _ kept: TaskReadingTables
+        _ candidates: [InstanceCandidate], keptIDs: Int, keptKeys: Int, _ kept: ReadingTables
     ) throws {
         for candidate in candidates {
             guard Int(candidate.idKey) >= keptIDs else {

@@ -7,8 +7,13 @@ extension DropIngestor {
         var accounts: [Int] = []
         revisions.reserveCapacity(roomForRows(layout.journal, shortestRow: 100))
         accounts.reserveCapacity(revisions.capacity)
-        var journalUsers = ByteInterner()
-        var entryIDs = ByteKeyTable()
+        // A resumed reading starts from the kept entries and users; a new
+        // revision of a kept entry is a reason to read whole (below).
+        installKept(JournalColumn.kind)
+        let resumed = resumption
+        var journalUsers = ByteInterner(strings: resumed?.kept.journalUsers ?? [])
+        var entryIDs = resumed?.tables.journalEntries ?? ByteKeyTable()
+        let keptEntries = entryIDs.count
         // Sized up front (rows are about 170 bytes): grown from empty, the
         // table re-inserted every id at each of a dozen doublings.
         entryIDs.reserve(expectedRows(layout.journal, bytesPerRow: 150))
@@ -55,6 +60,11 @@ extension DropIngestor {
                 try readCSV(file, JournalColumn.self, handle)
             }
         }
+        if resumed != nil, revisions.contains(where: { Int($0.entryKey) < keptEntries }) {
+            throw ResumeRefusal(reason: "a new journal file revises an entry the kept reading holds")
+        }
+        if let resumed { drop.journal = resumed.kept.journal }
+        if options.keepsTaskTables { tables.journalEntries = entryIDs }
         drop.asOfCandidates?.journal = revisions
         drop.journalUsers = journalUsers.strings
         let winner = JournalRevision.winners(revisions, entries: entryIDs.count)

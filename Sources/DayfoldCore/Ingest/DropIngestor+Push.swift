@@ -14,6 +14,12 @@
 extension DropIngestor {
     /// Quiet hours. Same (`user_id`, `effective_from` as an instant): the last row wins.
     func readNotificationPreferences() throws {
+        // A resumed reading keeps the kept file's (`DropLayout.resumed` lists it only when new).
+        if let kept = resumption?.kept {
+            installKept(NotificationPreferenceColumn.kind)
+            drop.notificationPreferences = kept.notificationPreferences
+            return
+        }
         guard let file = layout.notificationPreferences else { return }
         typealias Column = NotificationPreferenceColumn
         var candidates: [(key: String, account: Int, value: (String, NotificationPreference))] = []
@@ -38,7 +44,11 @@ extension DropIngestor {
     /// The four push kinds, in the order their rows refer to each other.
     func readPush() throws {
         guard layout.hasPushFolder else { return }
-        var push = PushExports()
+        // A resumed reading starts from the kept push rows and tables, and
+        // reads the new intents, deliveries and receipts (installations are
+        // a state export: a new file of them is a reason to read whole,
+        // `DropLayout.resumed`).
+        var push = resumption?.kept.push ?? PushExports()
         let installationIDs = try readInstallations(into: &push)
         let intents = try readIntents(into: &push)
         let deliveries = try readDeliveries(into: &push, intents: intents, installationIDs: installationIDs)
@@ -55,6 +65,12 @@ extension DropIngestor {
     /// installations' ids, interned in their order (an id's index is its installation's).
     private func readInstallations(into push: inout PushExports) throws -> ByteKeyTable {
         typealias Column = PushInstallationColumn
+        installKept(Column.kind)
+        if resumption != nil {
+            var ids = ByteKeyTable()
+            for installation in push.installations { _ = ids.intern(Array(installation.id.utf8)[...]) }
+            return ids
+        }
         var candidates: [(id: String, account: Int, value: PushInstallation)] = []
         for file in layout.pushInstallations {
             try readCSV(file, Column.self) { row, account in
@@ -104,59 +120,6 @@ extension DropIngestor {
         return ids
     }
 
-    /// The ids of one push kind, fingerprinted, and per id what the kinds
-    /// that name it need: the kept row it resolves to, or — when its only
-    /// rows were ignored for T — whom they were for (rows naming it are
-    /// ignored too, not rejected).
-    private struct PushIDs {
-        var table = FingerprintMap()
-        /// The id's kept row (`pending` until the dedup has decided; -1: none).
-        var kept: [Int32] = []
-        /// For an id whose only rows were ignored: an intent's recipient (0
-        /// for a delivery); -1 otherwise.
-        var ignoredFor: [Int32] = []
-        static let pending: Int32 = -2
-
-        /// The index of the id with fingerprint `print`, added when new.
-        mutating func intern(_ print: UInt64) -> Int {
-            let index = Int(table.intern(print).index)
-            if index == kept.count {
-                kept.append(-1)
-                ignoredFor.append(-1)
-            }
-            return index
-        }
-
-        /// The index of an id seen before, nil otherwise.
-        func find(_ print: UInt64) -> Int? { table[print].map { Int($0) } }
-
-        /// A row a few rows on will look up the id with fingerprint `print`.
-        mutating func expectLookup(_ print: UInt64) { table.expectLookup(print) }
-
-        /// A row of the id was ignored (it counts only while no row of the id is kept).
-        mutating func ignored(_ index: Int, for owner: Int32) {
-            if kept[index] == -1 { ignoredFor[index] = owner }
-        }
-
-        /// A row of the id takes part in the dedup.
-        mutating func candidate(_ index: Int) {
-            kept[index] = Self.pending
-            ignoredFor[index] = -1
-        }
-
-        /// The kept row an id resolves to, if any.
-        func keptRow(_ index: Int) -> Int? { kept[index] >= 0 ? Int(kept[index]) : nil }
-
-        /// Whom the ignored rows of an id were for, if its only rows were ignored.
-        func ignoredOwner(_ index: Int) -> Int32? { ignoredFor[index] >= 0 ? ignoredFor[index] : nil }
-
-        mutating func reserve(_ rows: Int) {
-            table.reserve(rows)
-            kept.reserveCapacity(rows)
-            ignoredFor.reserveCapacity(rows)
-        }
-    }
-
     /// Same `id`: the last row wins; then the same `idempotency_key` under
     /// another id: the last wins, and the other's deliveries are the kept one's.
     private func readIntents(into push: inout PushExports) throws -> PushIDs {
@@ -172,8 +135,13 @@ extension DropIngestor {
         var candidates: [Candidate] = []
         // The candidates' id bytes, back to back (the kept ones become `intentIDs`).
         var candidateIDs: [UInt8] = []
-        var ids = PushIDs()
-        var keys = FingerprintMap()
+        installKept(Column.kind)
+        let resumed = resumption != nil
+        var ids = resumed ? self.tables.push.intentIDs : PushIDs()
+        var keys = resumed ? self.tables.push.intentKeys : FingerprintMap()
+        let (keptIDs, keptKeys) = (ids.kept.count, keys.count)
+        // A new row with a kept id: a whole reading would decide the kept one again.
+        var touchesKept = false
         // Sized from the files up front: regrowing the id tables re-inserted
         // every key and regrowing the arrays copied them (a quarter of this
         // loop's time on a 1 GB drop). Intent rows are about 325 bytes in the
@@ -220,6 +188,7 @@ extension DropIngestor {
                 else { return }
                 let user = row.withField(Column.recipientUserID) { push.users.intern($0).index }
                 let idIndex = tables.value.ids.intern(id)
+                if resumed && (idIndex < keptIDs || self.tables.push.unknownIntents.contains(id)) { touchesKept = true }
                 // Ignored: created after T, or scheduled (the recipient's
                 // local date) after its relationship's `ended_on`.
                 var ignored = created.map { isAfterAsOf($0.instant) } ?? false
@@ -254,6 +223,11 @@ extension DropIngestor {
         ids = tables.value.ids
         keys = tables.value.keys
         tables.value = (PushIDs(), FingerprintMap())
+        if touchesKept || candidates.contains(where: { Int($0.key) < keptKeys }) {
+            throw ResumeRefusal(
+                reason: "a new intent file holds an intent id or idempotency key the kept reading holds, or one a kept"
+                    + " delivery was rejected for not knowing")
+        }
         var lastOfID = [Int32](repeating: -1, count: ids.kept.count)
         for (position, candidate) in candidates.enumerated() { lastOfID[candidate.id] = Int32(position) }
         var lastOfKey = [Int32](repeating: -1, count: keys.count)
@@ -277,6 +251,10 @@ extension DropIngestor {
             let winner = Int(lastOfID[candidate.id])
             let kept = Int(lastOfKey[Int(candidates[winner].key)])
             ids.kept[candidate.id] = indexOfPosition[kept]
+        }
+        if options.keepsTaskTables {
+            self.tables.push.intentIDs = ids
+            self.tables.push.intentKeys = keys
         }
         return ids
     }
@@ -312,7 +290,12 @@ extension DropIngestor {
         }
         var candidates: [Candidate] = []
         var candidateIDs: [UInt8] = []
-        var ids = PushIDs()
+        installKept(Column.kind)
+        let resumed = resumption != nil
+        var ids = resumed ? tables.push.deliveryIDs : PushIDs()
+        let keptIDs = ids.kept.count
+        var touchesKept = false
+        let keepsTables = options.keepsTaskTables
         // Delivery rows are about 160 bytes (see `readIntents`).
         let rows = expectedRows(layout.pushDeliveries, bytesPerRow: 165)
         ids.reserve(rows)
@@ -352,7 +335,10 @@ extension DropIngestor {
                 let intentIndex = intents.find(intentID)
                 let intent = intentIndex.flatMap(intents.keptRow)
                 let ignoredRecipient = intentIndex.flatMap(intents.ignoredOwner)
-                guard intent != nil || ignoredRecipient != nil else { return row.fail("unknown_intent") }
+                guard intent != nil || ignoredRecipient != nil else {
+                    if keepsTables { _ = self.tables.push.unknownIntents.insert(intentID) }
+                    return row.fail("unknown_intent")
+                }
                 guard let entry = row.withField(Column.installationID, { installationIDs.find($0) }) else {
                     return row.fail("unknown_installation")
                 }
@@ -360,6 +346,9 @@ extension DropIngestor {
                 let recipient = intent.map { recipients[$0] } ?? ignoredRecipient
                 guard installationUsers[installation] == recipient else { return row.fail("recipient_mismatch") }
                 let idIndex = table.value.intern(id)
+                if resumed && (idIndex < keptIDs || self.tables.push.unknownDeliveries.contains(id)) {
+                    touchesKept = true
+                }
                 guard let intent, !(sent.map { isAfterAsOf($0.instant) } ?? false) else {
                     row.fate = .ignored
                     table.value.ignored(idIndex, for: 0)
@@ -395,7 +384,15 @@ extension DropIngestor {
         var lastOfTarget = FingerprintMap()
         lastOfTarget.reserve(candidates.count)
         for (position, candidate) in candidates.enumerated() where lastOfID[candidate.id] == Int32(position) {
-            lastOfTarget[target(candidate.delivery)] = Int32(position)
+            let key = target(candidate.delivery)
+            if resumed && tables.push.deliveryTargets.contains(key) { touchesKept = true }
+            if keepsTables { _ = tables.push.deliveryTargets.insert(key) }
+            lastOfTarget[key] = Int32(position)
+        }
+        if touchesKept {
+            throw ResumeRefusal(
+                reason: "a new delivery file holds a delivery id or (intent, installation) the kept reading holds, or"
+                    + " one a kept receipt was rejected for not knowing")
         }
         var indexOfPosition = [Int32](repeating: -1, count: candidates.count)
         push.deliveries.reserveCapacity(candidates.count)
@@ -418,13 +415,17 @@ extension DropIngestor {
                 ids.kept[candidate.id] = indexOfPosition[Int(kept)]
             }
         }
+        if keepsTables { tables.push.deliveryIDs = ids }
         return ids
     }
 
     /// Append-only: the same `id` again is a duplicate (the first wins).
     private func readReceipts(into push: inout PushExports, deliveries: PushIDs) throws {
         typealias Column = PushReceiptColumn
-        var seen = FingerprintMap()
+        installKept(Column.kind)
+        // A new receipt with a kept one's id is a duplicate, as in a whole reading (the first wins).
+        var seen = resumption != nil ? tables.push.receiptIDs : FingerprintMap()
+        let keepsTables = options.keepsTaskTables
         seen.reserve(expectedRows(layout.pushReceipts, bytesPerRow: 170))
         push.receipts.reserveCapacity(roomForRows(layout.pushReceipts, shortestRow: 90))
         let prepare = ReceiptFields.preparing()
@@ -449,6 +450,7 @@ extension DropIngestor {
                 let index = deliveries.find(deliveryID)
                 let delivery = index.flatMap(deliveries.keptRow)
                 guard delivery != nil || index.flatMap(deliveries.ignoredOwner) != nil else {
+                    if keepsTables { _ = self.tables.push.unknownDeliveries.insert(deliveryID) }
                     return row.fail("unknown_delivery")
                 }
                 guard let delivery, !isAfterAsOf(received.instant) else {
@@ -466,6 +468,78 @@ extension DropIngestor {
                         ok: status == 0,
                         receivedAt: received.instant, errorClass: PushErrorClass.of(code)))
             }
+        }
+        if keepsTables { tables.push.receiptIDs = seenIDs.value }
+    }
+}
+
+/// The ids of one push kind, fingerprinted, and per id what the kinds
+/// that name it need: the kept row it resolves to, or — when its only
+/// rows were ignored for T — whom they were for (rows naming it are
+/// ignored too, not rejected).
+struct PushIDs {
+    var table = FingerprintMap()
+    /// The id's kept row (`pending` until the dedup has decided; -1: none).
+    var kept: [Int32] = []
+    /// For an id whose only rows were ignored: an intent's recipient (0
+    /// for a delivery); -1 otherwise.
+    var ignoredFor: [Int32] = []
+    static let pending: Int32 = -2
+
+    /// The index of the id with fingerprint `print`, added when new.
+    mutating func intern(_ print: UInt64) -> Int {
+        let index = Int(table.intern(print).index)
+        if index == kept.count {
+            kept.append(-1)
+            ignoredFor.append(-1)
+        }
+        return index
+    }
+
+    /// The index of an id seen before, nil otherwise.
+    func find(_ print: UInt64) -> Int? { table[print].map { Int($0) } }
+
+    /// A row a few rows on will look up the id with fingerprint `print`.
+    mutating func expectLookup(_ print: UInt64) { table.expectLookup(print) }
+
+    /// A row of the id was ignored (it counts only while no row of the id is kept).
+    mutating func ignored(_ index: Int, for owner: Int32) {
+        if kept[index] == -1 { ignoredFor[index] = owner }
+    }
+
+    /// A row of the id takes part in the dedup.
+    mutating func candidate(_ index: Int) {
+        kept[index] = Self.pending
+        ignoredFor[index] = -1
+    }
+
+    /// The kept row an id resolves to, if any.
+    func keptRow(_ index: Int) -> Int? { kept[index] >= 0 ? Int(kept[index]) : nil }
+
+    /// Whom the ignored rows of an id were for, if its only rows were ignored.
+    func ignoredOwner(_ index: Int) -> Int32? { ignoredFor[index] >= 0 ? ignoredFor[index] : nil }
+
+    mutating func reserve(_ rows: Int) {
+        table.reserve(rows)
+        kept.reserveCapacity(rows)
+        ignoredFor.reserveCapacity(rows)
+    }
+}
+
+extension PushIDs {
+    func archive(into out: inout BinaryArchiveWriter) throws(SystemCallError) {
+        try table.archive(into: &out)
+        try out.write(plain: kept)
+        try out.write(plain: ignoredFor)
+    }
+
+    init(from reader: inout BinaryArchiveReader) throws(BinaryArchiveError) {
+        self.init()
+        table = try FingerprintMap(from: &reader)
+        kept = try reader.readPlainArray(Int32.self)
+        ignoredFor = try reader.readPlainArray(Int32.self)
+        guard kept.count == table.count, ignoredFor.count == table.count else {
+            throw BinaryArchiveError(reason: "a stored push id table does not agree with itself")
         }
     }
 }

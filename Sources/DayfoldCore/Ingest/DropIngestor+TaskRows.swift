@@ -14,10 +14,7 @@ extension DropIngestor {
         }
         // Skip reasons are a small vocabulary: each is kept once, and events
         // hold its index.
-        var eventReasons = ByteInterner()
-        for reason in drop.eventReasons {
-            _ = Array(reason.utf8).withUnsafeBufferPointer { eventReasons.intern(Span(_unsafeElements: $0)) }
-        }
+        var eventReasons = ByteInterner(strings: drop.eventReasons)
         let prepare = TaskRowFields.preparing(relationshipLookup, statusColumn: StatusEventColumn.toStatus)
         let ahead = { self.expectLookups($0, &dedup.value) }
         // An as-of series' ingest keeps every event its duplicate tests see (`AsOfCandidates`).

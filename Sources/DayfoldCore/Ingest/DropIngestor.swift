@@ -26,11 +26,11 @@ public final class DropIngestor {
 
     /// Set when this reading resumes a kept one: `layout` then lists only
     /// the task kinds' new files (every other kind whole), and the task
-    /// kinds start from the kept rows and tables (`TaskReadingTables`).
+    /// kinds start from the kept rows and tables (`ReadingTables`).
     var resumption: ReadingResumption?
     /// The tables of the task kinds not kept elsewhere on the ingestor,
     /// gathered for a later resumed reading (`IngestOptions.keepsTaskTables`).
-    @exclusivity(unchecked) var tables = TaskReadingTables()
+    @exclusivity(unchecked) var tables = ReadingTables()
 
     /// What a task id resolves to.
     enum TaskReference: BitwiseCopyable {
@@ -181,6 +181,10 @@ public final class DropIngestor {
         drop.journalUsers = journalDone.side.drop.journalUsers
         join(healthDone)
         drop.healthDays = healthDone.side.drop.healthDays
+        if options.keepsTaskTables {
+            tables.journalEntries = journalDone.side.tables.journalEntries
+            tables.health = healthDone.side.health.kept
+        }
         if let values = values.side.drop.asOfCandidates?.values,
             let journal = journalDone.side.drop.asOfCandidates?.journal,
             let health = healthDone.side.drop.asOfCandidates
@@ -199,7 +203,6 @@ public final class DropIngestor {
             tables.taskOfID = taskOfID
             tables.instanceKeys = instanceKeys
             tables.acceptedInstanceKeys = acceptedInstanceKeys
-            drop.taskTables = tables
         }
         if let handOverTaskInputs = options.taskInputs {
             handOverTaskInputs(drop)
@@ -208,6 +211,10 @@ public final class DropIngestor {
         join(push)
         drop.notificationPreferences = push.side.drop.notificationPreferences
         drop.push = push.side.drop.push
+        if options.keepsTaskTables {
+            tables.push = push.side.tables.push
+            drop.taskTables = tables
+        }
         // Zone ids of the push side's catalog are its own: made again in the drop's.
         if var pushed = drop.push {
             for index in pushed.installations.indices {

@@ -23,7 +23,7 @@ public struct IngestOptions: Sendable {
     public var keepsAsOfCandidates = false
     /// True for a run that may keep its reading for a later run to resume
     /// (`ReadingKeeping`): the task kinds' tables are kept in
-    /// `IngestedDrop.taskTables` (`TaskReadingTables`).
+    /// `IngestedDrop.taskTables` (`ReadingTables`).
     public var keepsTaskTables = false
     /// Told of progress as files and rows are read (nil: nobody is watching).
     public var progress: ProgressReporter?

@@ -62,8 +62,8 @@ public struct IngestedDrop: Sendable {
     var asOfCandidates: AsOfCandidates?
 
     /// With `IngestOptions.keepsTaskTables`: what a later reading resumes
-    /// from, beside these rows (`TaskReadingTables`); nil otherwise.
-    var taskTables: TaskReadingTables?
+    /// from, beside these rows (`ReadingTables`); nil otherwise.
+    var taskTables: ReadingTables?
 
     /// Zone resolution for users (set once instances are read); copies of
     /// the drop share it, and with it the record of the fallbacks used.

@@ -26,7 +26,7 @@ enum ReadingArchive {
         do {
             try archive(drop, into: &writer)
             // The rows, then the task tables a resumed reading starts from
-            // (`TaskReadingTables`): a run that reads the rows back alone
+            // (`ReadingTables`): a run that reads the rows back alone
             // stops at the checkpoint.
             writer.checkpoint()
             writer.write(drop.taskTables != nil)
@@ -49,7 +49,7 @@ enum ReadingArchive {
         var drop = try unarchive(&reader)
         try reader.checkpoint()
         guard withTables else { return drop }
-        if try reader.readBool() { drop.taskTables = try TaskReadingTables(from: &reader) }
+        if try reader.readBool() { drop.taskTables = try ReadingTables(from: &reader) }
         try reader.finish()
         return drop
     }

@@ -1,4 +1,8 @@
 extension DropLayout {
+    /// Whether a health input is an Apple Health export (`export.xml` or a
+    /// `.zip` of one) rather than a health CSV file.
+    static func isHealthExport(_ path: String) -> Bool { path.hasSuffix(".xml") || path.hasSuffix(".zip") }
+
     /// The layout a resumed reading reads (`DropIngestor.resumption`): of
     /// the task kinds only the files that are new since `kept` was read,
     /// every other kind whole. The caller has checked that every file
@@ -24,13 +28,36 @@ extension DropLayout {
         layout.statusEvents = try newFiles(statusEvents, kind: StatusEventColumn.kind)
         layout.valueEntries = try newFiles(valueEntries, kind: ValueEntryColumn.kind)
         layout.infoCards = try newFiles(infoCards, kind: InfoCardColumn.kind)
+        layout.journal = try newFiles(journal, kind: JournalColumn.kind)
+        // Health: new CSV files after the kept ones; the kept Apple Health
+        // exports are not read again, and a new one is read with the drop.
+        let keptHealth = keptPaths(HealthColumn.kind)
+        let keptCSV = keptHealth.filter { !DropLayout.isHealthExport($0) }
+        guard healthCSV.count >= keptCSV.count, healthCSV.prefix(keptCSV.count).map(\.relativePath) == keptCSV else {
+            throw ResumeRefusal(reason: "a new health file sorts before a kept one")
+        }
+        layout.healthCSV = Array(healthCSV.dropFirst(keptCSV.count))
+        guard healthXML.allSatisfy({ keptHealth.contains($0.file.relativePath) }) else {
+            throw ResumeRefusal(reason: "an Apple Health export is new")
+        }
+        layout.healthXML = []
+        layout.pushIntents = try newFiles(pushIntents, kind: PushIntentColumn.kind)
+        layout.pushDeliveries = try newFiles(pushDeliveries, kind: PushDeliveryColumn.kind)
+        layout.pushReceipts = try newFiles(pushReceipts, kind: PushReceiptColumn.kind)
+        // Installations are a state export (the last row of an id wins):
+        // the kept ones are kept whole, a new file is read with the drop.
+        guard try newFiles(pushInstallations, kind: PushInstallationColumn.kind).isEmpty else {
+            throw ResumeRefusal(reason: "a push installations file is new")
+        }
+        layout.pushInstallations = []
         let subjects: [(File?, String)] = [
             (relationships, RelationshipColumn.kind), (timezones, TimezoneColumn.kind), (goals, GoalColumn.kind),
-            (preferences, PreferenceColumn.kind),
+            (preferences, PreferenceColumn.kind), (notificationPreferences, NotificationPreferenceColumn.kind),
         ]
         for (file, kind) in subjects where (file.map { [$0.relativePath] } ?? []) != keptPaths(kind) {
             throw ResumeRefusal(reason: "the \(kind) file is new")
         }
+        layout.notificationPreferences = nil
         return layout
     }
 }

@@ -157,7 +157,7 @@ struct ByteKeyTable {
 
 extension ByteKeyTable {
     /// Writes the table as it lies (keys, offsets, hashes and slots), for a
-    /// kept reading (`TaskReadingTables`): read back, no key is hashed again.
+    /// kept reading (`ReadingTables`): read back, no key is hashed again.
     func archive(into out: inout BinaryArchiveWriter) throws(SystemCallError) {
         try out.write(plain: arena)
         try out.write(plain: offsets)

@@ -210,7 +210,7 @@ struct FingerprintSet {
 
 extension FingerprintSet {
     /// Writes the set as it lies (its slots and count), for a kept reading
-    /// (`TaskReadingTables`): read back, it needs no insert.
+    /// (`ReadingTables`): read back, it needs no insert.
     func archive(into out: inout BinaryArchiveWriter) throws(SystemCallError) {
         try out.write(plain: slots)
         out.write(count)

@@ -64,7 +64,7 @@ struct FingerprintMap {
 
 extension FingerprintMap {
     /// Writes the map as it lies (its slots and count), for a kept reading
-    /// (`TaskReadingTables`).
+    /// (`ReadingTables`).
     func archive(into out: inout BinaryArchiveWriter) throws(SystemCallError) {
         try out.write(plain: slots)
         out.write(count)

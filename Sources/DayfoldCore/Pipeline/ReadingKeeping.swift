@@ -112,7 +112,7 @@ final class ReadingKeeping: Sendable {
     }
 
     /// Whether this run may keep its reading (its ingest then keeps the
-    /// task tables a resumed reading needs, `TaskReadingTables`).
+    /// task tables a resumed reading needs, `ReadingTables`).
     var mayKeep: Bool { keepsReading || resumable != nil }
 
     /// The kept reading with its task tables, to resume with the new
@@ -159,9 +159,9 @@ final class ReadingKeeping: Sendable {
     /// run (a temporary file, named by `commit`). A failure is a warning:
     /// the next run reads the drop.
     func keep(_ drop: IngestedDrop) -> [String] {
-        // A resumed run keeps its reading: the next night resumes it.
-        let (reused, resumed) = outcome.withLock { ($0.reused, $0.resumed) }
-        if reused || !(keepsReading || resumed) { return [] }
+        // A run that could resume keeps its reading whether it did or read
+        // the drop whole: the next night resumes it.
+        if outcome.withLock({ $0.reused }) || !mayKeep { return [] }
         let temporary = (directory.path as NSString).appendingPathComponent(
             ".reading.\(SystemCall.processID).tmp")
         do {

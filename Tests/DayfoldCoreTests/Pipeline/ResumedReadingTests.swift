@@ -5,7 +5,7 @@ import Testing
 
 /// A run whose drop is the kept reading's files and some new ones resumes
 /// the kept reading: only the task kinds' new files are read, on top of the
-/// kept rows and tables (`TaskReadingTables`), the other kinds whole. The
+/// kept rows and tables (`ReadingTables`), the other kinds whole. The
 /// outputs are byte for byte a full run's; where a new file would change a
 /// kept decision the drop is read whole and the manifest says why.
 @Suite struct ResumedReadingTests {
@@ -45,7 +45,9 @@ import Testing
     /// and a value entry naming each, an event naming a task nobody knows
     /// (rejected), and a new card. Returns the new task ids.
     @discardableResult
-    static func addNight(_ setting: Setting, date: String, suffix: String, seed: Int) throws -> [String] {
+    static func addNight(_ setting: Setting, date: String, suffix: String, seed: Int, health: Bool = true) throws
+        -> [String]
+    {
         let (header, rows) = try lastInstances(setting, count: 6)
         func id(_ n: Int) -> String { String(format: "00000000-0000-4000-8000-%012d", seed * 1000 + n) }
         var instances = [header]
@@ -81,7 +83,60 @@ import Testing
             "\(id(500)),\(id(900)),\(rows[0][2]),PENDING,COMPLETED,,,,night-device,\(id(501)),,\(date)T13:00:00Z")
         let card =
             "\(id(600)),\(rows[0][1]),\(rows[0][2]),\(date),\(rows[0][4]),night_card:\(seed),0,\"{\"\"title\"\":\"\"Night\"\"}\""
-        let files = [
+        // Push: an intent for the first installation's user, delivered to
+        // it, with a receipt; a receipt for a kept delivery; one for a
+        // delivery nobody knows (rejected).
+        let installation = fields(
+            try String(
+                contentsOf: setting.drop.appendingPathComponent("push/installations/installations-000.csv"),
+                encoding: .utf8
+            ).split(separator: "\n")[1].description)
+        let keptDelivery = fields(
+            try String(
+                contentsOf: setting.drop.appendingPathComponent("push/deliveries/deliveries-000.csv"), encoding: .utf8
+            ).split(separator: "\n").last?.description ?? "")
+        let intents = [
+            "id,recipient_user_id,relationship_id,source_context,source_record_id,category,priority,title_key,"
+                + "idempotency_key,scheduled_for,status,created_at",
+            "\(id(700)),\(installation[1]),,RISK,\(id(701)),RISK_FLAG,NORMAL,push.risk_flag.title,\(id(702)),"
+                + "\(date)T15:00:00Z,SENT,\(date)T13:00:00Z",
+        ]
+        let deliveries = [
+            "id,intent_id,installation_id,provider,status,attempt_count,last_error_code,last_error_detail,sent_at,"
+                + "failed_at",
+            "\(id(710)),\(id(700)),\(installation[0]),EXPO,DELIVERED,1,,,\(date)T15:00:00Z,",
+        ]
+        let receipts = [
+            "id,delivery_id,provider,receipt_status,provider_error_code,raw_payload,received_at",
+            "\(id(720)),\(id(710)),EXPO,OK,,{},\(date)T15:30:00Z",
+            "\(id(721)),\(keptDelivery[0]),EXPO,OK,,{},\(date)T16:30:00Z",
+            "\(id(722)),\(id(999)),EXPO,OK,,{},\(date)T16:30:00Z",
+        ]
+        // Journal: a new entry, and a second revision of it. Health: a new
+        // sample, and a kept one again (an exact duplicate).
+        func lines(_ path: String) throws -> [String] {
+            try String(contentsOf: setting.drop.appendingPathComponent(path), encoding: .utf8)
+                .split(separator: "\n").map(String.init)
+        }
+        let journalKept = try lines("journal/journal-000.csv")
+        let journalUser = fields(journalKept[1])[1]
+        let journal = [
+            journalKept[0],
+            "\(id(800)),\(journalUser),\(date)T08:00:00Z,1,1.0,300,20,30,10,false,,Night oats",
+            "\(id(800)),\(journalUser),\(date)T08:00:00Z,2,1.5,300,20,30,10,false,,Night oats",
+        ]
+        let healthKept = try lines("health/health-000.csv")
+        let healthUser = fields(healthKept[1])[0]
+        let healthRows = [
+            healthKept[0], healthKept[1],
+            "\(healthUser),HKQuantityTypeIdentifierStepCount,4321,count,\(date) 09:00:00 +0000,"
+                + "\(date) 09:30:00 +0000,Night iPhone,com.apple.health.night,\"iPhone15,2\"",
+        ]
+        var files = [
+            "journal/journal-9\(suffix).csv": journal,
+            "push/intents/intents-9\(suffix).csv": intents,
+            "push/deliveries/deliveries-9\(suffix).csv": deliveries,
+            "push/receipts/receipts-9\(suffix).csv": receipts,
             "tasks/instances/instances-9\(suffix).csv": instances,
             "tasks/status_events/events-9\(suffix).csv": events,
             "tasks/value_entries/values-9\(suffix).csv": values,
@@ -89,6 +144,7 @@ import Testing
                 "id,workspace_id,relationship_id,local_date,timezone,card_key,priority,snapshot", card,
             ],
         ]
+        if health { files["health/health-9\(suffix).csv"] = healthRows }
         for (path, lines) in files {
             try (lines.joined(separator: "\n") + "\n").write(
                 to: setting.drop.appendingPathComponent(path), atomically: true, encoding: .utf8)
@@ -98,15 +154,25 @@ import Testing
 
     static func reason(_ manifest: [String: Any]) -> String { manifest["reason"] as? String ?? "" }
 
+    /// SampleData without its Apple Health export (a new health CSV file
+    /// is read before every export, `aNewHealthFileBeforeAKeptExportReadsTheDropWhole`).
+    static func withoutExports(_ setting: Setting) throws {
+        let health = setting.drop.appendingPathComponent("health")
+        for entry in try FileManager.default.contentsOfDirectory(atPath: health.path) where !entry.hasSuffix(".csv") {
+            try FileManager.default.removeItem(at: health.appendingPathComponent(entry))
+        }
+    }
+
     @Test func nightsOfNewFilesResumeTheKeptReading() throws {
         let setting = try Setting()
         defer { try? FileManager.default.removeItem(at: setting.root) }
+        try Self.withoutExports(setting)
         try setting.primed(asOf: KeptReadingTests.afterLastRow)
         try Self.addNight(setting, date: "2026-06-02", suffix: "01-night", seed: 1)
         let first = try setting.run(asOf: Self.firstNight)
         #expect(first.different.isEmpty, "\(first.different)")
         #expect(
-            Self.reason(first.manifest).contains("the 4 new input files were read on top of it"),
+            Self.reason(first.manifest).contains("the 9 new input files were read on top of it"),
             "\(Self.reason(first.manifest))")
         // The resumed run kept its own reading: the next night resumes it.
         try Self.addNight(setting, date: "2026-06-03", suffix: "02-night", seed: 2)
@@ -124,7 +190,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: setting.root) }
         try setting.primed(asOf: KeptReadingTests.afterLastRow)
         // A kept event names task …900, which no file holds yet.
-        try Self.addNight(setting, date: "2026-06-02", suffix: "01-night", seed: 1)
+        try Self.addNight(setting, date: "2026-06-02", suffix: "01-night", seed: 1, health: false)
         let first = try setting.run(asOf: Self.firstNight)
         #expect(Self.reason(first.manifest).contains("read on top of it"), "\(Self.reason(first.manifest))")
         let (header, rows) = try Self.lastInstances(setting, count: 1)
@@ -163,5 +229,24 @@ import Testing
     /// Runs twice on the drop as it is, so that the state keeps its reading.
     static func primeAgain(_ setting: Setting) throws {
         try setting.primed(asOf: secondNight)
+    }
+
+    /// A whole reading reads health CSV files before the Apple Health
+    /// exports: a new CSV file with a kept export is read with the drop,
+    /// and the run keeps its reading for the next night all the same.
+    @Test func aNewHealthFileBeforeAKeptExportReadsTheDropWhole() throws {
+        let setting = try Setting()
+        defer { try? FileManager.default.removeItem(at: setting.root) }
+        try setting.primed(asOf: KeptReadingTests.afterLastRow)
+        try Self.addNight(setting, date: "2026-06-02", suffix: "01-night", seed: 1)
+        let first = try setting.run(asOf: Self.firstNight)
+        #expect(first.different.isEmpty, "\(first.different)")
+        #expect(
+            Self.reason(first.manifest).contains("a new health CSV file would be read before the kept Apple Health"),
+            "\(Self.reason(first.manifest))")
+        try Self.addNight(setting, date: "2026-06-03", suffix: "02-night", seed: 2, health: false)
+        let second = try setting.run(asOf: Self.secondNight)
+        #expect(second.different.isEmpty, "\(second.different)")
+        #expect(Self.reason(second.manifest).contains("read on top of it"), "\(Self.reason(second.manifest))")
     }
 }

@@ -12,8 +12,8 @@
 #   full-new    dayfold run, as of NIGHT, on the drop with last night's files
 #   nightly-new dayfold run --state, as of NIGHT, on the same drop, the state
 #               written as of NIGHT − 24 h before last night's files were added
-#               (issue 21's nightly case: the night's rows, those dated on or
-#               after NIGHT − 24 h, split out of the
+#               (issue 21's nightly case: the night's rows, those made in
+#               the 24 h before NIGHT, split out of the
 #               generated drop by Benchmarks/split_last_night.py, arrive as
 #               new files; the older files are the same bytes, mtimes kept;
 #               the state is as a nightly job leaves it, with the drop's
@@ -39,14 +39,16 @@ size_mb="${SIZE_MB:-1024}"
 days="${DAYS:-365}"
 runs="${RUNS:-3}"
 mm="${MM:-512M}"
-# Each night's run comes after the night's export is complete in every zone
-# (noon UTC is midnight in UTC−12, the westmost): the drop it reads holds no
-# row after its as-of, as a real export cut before the run holds none. (At
-# midnight UTC the drop "before the night" held rows of 2026-03-30 evenings
-# west of UTC, after that as-of: a reading kept as of it could not hold for
-# the next night, `AsOfWindow`.)
-night="2026-04-01T12:00:00Z"
-before="2026-03-31T12:00:00Z"
+# The nightly case models an export cut at an instant: the drop "before the
+# night" holds the rows made by BEFORE (`split_last_night.py`, by each row's
+# own instant), the night's files the rows made in the 24 h after it, and
+# each run's as-of is its export's cut (NIGHT is after the generated drop's
+# last row). Split by local date instead, the drop before the night held
+# rows an export cut at any one instant would not hold together (an event
+# written in UTC on the eve of its task's local date, the task in the
+# night's files), and every night read the drop whole.
+night="2026-04-01T06:30:00Z"
+before="2026-03-31T06:30:00Z"
 workdir="${WORKDIR:-$(mktemp -d)}"
 mkdir -p "$workdir"
 [[ "${KEEP:-0}" == 1 || -n "${WORKDIR:-}" ]] || trap 'rm -rf "$workdir"' EXIT
@@ -75,12 +77,11 @@ timed() {
 }
 
 rm -f "$workdir"/*.times
-# The drop as it stood before the last night, and that night's files (made once;
-# `split2`: rows dated on or after the night go to its files, since stop 51).
-last_night="${before%%T*}"
-if [[ ! -d "$workdir/split2/night" ]]; then
-    rm -rf "$workdir/split2"
-    python3 "$here/split_last_night.py" "$drop" "$workdir/split2/before" "$workdir/split2/night" "$last_night"
+# The drop as it stood before the last night, and that night's files (made
+# once; `split3`: by instant, since stop 51).
+if [[ ! -d "$workdir/split3/night" ]]; then
+    rm -rf "$workdir/split3"
+    python3 "$here/split_last_night.py" "$drop" "$workdir/split3/before" "$workdir/split3/night" "$before"
 fi
 edit_file=$(find "$drop/journal" -name '*.csv' | sort | head -1)
 # The edited-mm runs change one digit of it: the drop gets its own bytes back at the end.
@@ -101,7 +102,7 @@ for ((i = 0; i < runs; i++)); do
     if [[ $odd == 1 ]]; then timed full --output "$workdir/out-full" --as-of "$night"; fi
     # The nightly case with new files: the state as of the night before, then the night's files.
     rm -rf "$workdir/drop-night" "$workdir/state-night"
-    cp -a "$workdir/split2/before" "$workdir/drop-night"
+    cp -a "$workdir/split3/before" "$workdir/drop-night"
     # Twice, as a nightly job leaves its state: the second run on the same
     # files keeps the drop's reading, which the night then resumes (each
     # resumed night keeps its own for the next, `ReadingKeeping`).
@@ -109,7 +110,7 @@ for ((i = 0; i < runs; i++)); do
         input="$workdir/drop-night" timed prepare --output "$workdir/out-nightly-new" --as-of "$before" \
             --state "$workdir/state-night"
     done
-    cp -a "$workdir/split2/night/." "$workdir/drop-night/"
+    cp -a "$workdir/split3/night/." "$workdir/drop-night/"
     if [[ $odd == 1 ]]; then
         input="$workdir/drop-night" timed full-new --output "$workdir/out-full-new" --as-of "$night"
     fi

@@ -257,16 +257,22 @@ extension DropIngestor {
     /// file is read before every Apple Health export by a whole reading,
     /// so with kept exports it is a reason to read whole.
     fileprivate func resumeHealth(_ resumed: ReadingResumption) throws {
-        let keptExports = resumed.kept.accounts.contains {
+        let keptExports = resumed.accounts.contains {
             $0.kind == HealthColumn.kind && DropLayout.isHealthExport($0.path)
         }
         if keptExports && !layout.healthCSV.isEmpty {
             throw ResumeRefusal(reason: "a new health CSV file would be read before the kept Apple Health exports")
         }
         installKept(HealthColumn.kind)
-        health.restore(resumed.tables.health)
-        drop.healthDays = resumed.kept.healthDays
-        drop.failedImports = resumed.kept.failedImports
+        let kept = resumed.take { kept in
+            (
+                taking(&kept.tables.health, leaving: HealthReadingTables()),
+                taking(&kept.drop.healthDays, leaving: [:]), kept.drop.failedImports
+            )
+        }
+        health.restore(kept.0)
+        drop.healthDays = kept.1
+        drop.failedImports = kept.2
     }
 }
 

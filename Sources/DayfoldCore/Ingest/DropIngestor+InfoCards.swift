@@ -3,6 +3,17 @@
 extension DropIngestor {
     func readInfoCards() throws {
         installKept(InfoCardColumn.kind)
+        if let resumed = resumption {
+            let taken = resumed.take { kept in
+                (
+                    taking(&kept.drop.infoCards, leaving: []), taking(&kept.tables.cardIDs, leaving: FingerprintSet()),
+                    taking(&kept.tables.cardKeys, leaving: FingerprintSet())
+                )
+            }
+            drop.infoCards = taken.0
+            tables.cardIDs = taken.1
+            tables.cardKeys = taken.2
+        }
         struct CardCandidate {
             var idKey: Int32
             var card: InfoCard

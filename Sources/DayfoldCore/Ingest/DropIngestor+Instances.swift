@@ -50,11 +50,11 @@ extension DropIngestor {
         // A resumed reading starts from the kept task kinds (then `layout`
         // lists only the new instance files).
         let resumed = resumption
-        if let resumed { resumeTaskKinds(resumed) }
+        let kept = resumed.map(resumeTaskKinds)
         installKept(InstanceColumn.kind)
         var candidates: [InstanceCandidate] = []
         // Shared by the loop and its look-ahead (`LoopState`).
-        let keys = LoopState(resumed?.tables.instanceKeys ?? FingerprintMap())
+        let keys = LoopState(kept?.keys ?? FingerprintMap())
         let keptIDs = taskIDs.count
         let keptKeys = keys.value.count
         let keptKinds = drop.taskKinds.count
@@ -150,7 +150,7 @@ extension DropIngestor {
             }
         }
         drop.invalidSchemaRows += invalidSchemas
-        if let resumed { try checkResumable(candidates, keptIDs: keptIDs, keptKeys: keptKeys, resumed.tables) }
+        if resumed != nil { try checkResumable(candidates, keptIDs: keptIDs, keptKeys: keptKeys) }
         // Dedup by id (last wins), then by idempotency key (last wins).
         var lastByID = [Int](randomAccessRepeating: -1, count: taskIDs.count)
         for (position, candidate) in candidates.enumerated() { lastByID[Int(candidate.idKey)] = position }
@@ -165,11 +165,11 @@ extension DropIngestor {
         var merged: [(loser: Int32, kept: Int32)] = []
         // A resumed reading's new tasks go before the kept log tasks, as a
         // reading in sequence places them (logs are read after instances).
-        let orderBase = resumed?.tables.instanceCandidates ?? 0
+        let orderBase = kept?.candidates ?? 0
         var keptLogTasks: [DailyTask] = []
-        if let resumed {
-            keptLogTasks = Array(drop.tasks[resumed.tables.instanceTasks...])
-            drop.tasks.removeSubrange(resumed.tables.instanceTasks...)
+        if let kept {
+            keptLogTasks = Array(drop.tasks[kept.tasks...])
+            drop.tasks.removeSubrange(kept.tasks...)
         }
         drop.tasks.reserveForRandomAccess(drop.tasks.count + candidates.count)
         let kindOf = kinds.strings.map { drop.taskKind($0) }
@@ -228,8 +228,8 @@ extension DropIngestor {
         drop.latestInstanceZone = latest.mapValues { $0.2 }
         tables.instanceCandidates = orderBase + candidates.count
         tables.instanceTasks = drop.tasks.count
-        if let resumed {
-            try resumeLogTasks(keptLogTasks, after: resumed, keptIDs: keptIDs)
+        if let resumed, let kept {
+            try resumeLogTasks(keptLogTasks, first: kept.tasks, zones: resumed.latestInstanceZone, keptIDs: keptIDs)
         } else {
             tables.zonesAfterInstances = drop.zones.zoneNames.count
         }
@@ -241,23 +241,47 @@ extension DropIngestor {
 }
 
 extension DropIngestor {
+    /// What readInstances resumes from beside the ingestor's own tables.
+    fileprivate struct KeptInstances: Sendable {
+        var keys: FingerprintMap
+        /// Instance candidates, and tasks from instances (log tasks follow).
+        var candidates: Int
+        var tasks: Int
+    }
+
     /// Starts a resumed reading's task kinds from the kept reading's: its
-    /// rows, ids, tables and the as-of window their decisions hold for.
-    fileprivate func resumeTaskKinds(_ resumed: ReadingResumption) {
-        let kept = resumed.kept
-        drop.tasks = kept.tasks
-        drop.taskKinds = kept.taskKinds
-        drop.events = kept.events
-        drop.eventIDs = kept.eventIDs
-        drop.eventReasons = kept.eventReasons
-        drop.valueEntries = kept.valueEntries
-        drop.infoCards = kept.infoCards
-        drop.invalidSchemaRows = kept.invalidSchemaRows
-        drop.asOfWindow = drop.asOfWindow.merged(with: kept.asOfWindow)
-        tables = resumed.tables
-        taskIDs = resumed.tables.taskIDs
-        taskOfID = resumed.tables.taskOfID
-        acceptedInstanceKeys = resumed.tables.acceptedInstanceKeys
+    /// tasks, ids, tables and the as-of window their decisions hold for
+    /// (events, value entries and cards are taken by their own readers).
+    fileprivate func resumeTaskKinds(_ resumed: ReadingResumption) -> KeptInstances {
+        let (tasks, kinds, invalid, window) = resumed.take { kept in
+            (
+                taking(&kept.drop.tasks, leaving: []), kept.drop.taskKinds, kept.drop.invalidSchemaRows,
+                kept.drop.asOfWindow
+            )
+        }
+        drop.tasks = tasks
+        drop.taskKinds = kinds
+        drop.invalidSchemaRows = invalid
+        drop.asOfWindow = drop.asOfWindow.merged(with: window)
+        let kept = resumed.take { kept in
+            // The ids' keys are the table's arena: taken with it.
+            _ = taking(&kept.drop.taskIDs, leaving: ByteStrings())
+            return (
+                taking(&kept.tables.taskIDs, leaving: ByteKeyTable()), taking(&kept.tables.taskOfID, leaving: []),
+                taking(&kept.tables.acceptedInstanceKeys, leaving: []),
+                taking(&kept.tables.unknownTasks, leaving: FingerprintSet()),
+                KeptInstances(
+                    keys: taking(&kept.tables.instanceKeys, leaving: FingerprintMap()),
+                    candidates: kept.tables.instanceCandidates, tasks: kept.tables.instanceTasks),
+                kept.tables.zonesAfterInstances
+            )
+        }
+        taskIDs = kept.0
+        taskOfID = kept.1
+        acceptedInstanceKeys = kept.2
+        tables.unknownTasks = kept.3
+        tables.zonesAfterInstances = kept.5
+        return kept.4
     }
 
     /// What a reading of the whole drop would decide differently from the
@@ -266,9 +290,8 @@ extension DropIngestor {
     /// fate changes), a zone the kept instances did not name (a whole
     /// reading gives it an earlier id), a task id a kept row was rejected
     /// for not knowing.
-    private func checkResumable(
-        _ candidates: [InstanceCandidate], keptIDs: Int, keptKeys: Int, _ kept: ReadingTables
-    ) throws {
+    private func checkResumable(_ candidates: [InstanceCandidate], keptIDs: Int, keptKeys: Int) throws {
+        let kept = tables
         for candidate in candidates {
             guard Int(candidate.idKey) >= keptIDs else {
                 throw ResumeRefusal(reason: "a new instance file re-exports a task the kept reading holds")
@@ -288,14 +311,16 @@ extension DropIngestor {
     }
 
     /// Puts the kept log tasks back after the new instance tasks, moving
-    /// every reference to them by as many places; refuses when the new
-    /// instances move a user's fallback zone (§1.2), which places kept
-    /// log tasks, journal entries and health samples.
-    private func resumeLogTasks(_ logTasks: [DailyTask], after resumed: ReadingResumption, keptIDs: Int) throws {
-        guard drop.latestInstanceZone == resumed.kept.latestInstanceZone else {
+    /// every reference to them by as many places (kept events and value
+    /// entries as their readers take them, `logTaskShift`); refuses when
+    /// the new instances move a user's fallback zone (§1.2), which places
+    /// kept log tasks, journal entries and health samples.
+    private func resumeLogTasks(
+        _ logTasks: [DailyTask], first: Int, zones: [String: ZoneID], keptIDs: Int
+    ) throws {
+        guard drop.latestInstanceZone == zones else {
             throw ResumeRefusal(reason: "a new instance moves a user's zone (their latest task instance's)")
         }
-        let first = resumed.tables.instanceTasks
         let shift = drop.tasks.count - first
         if shift > 0 && !logTasks.isEmpty {
             for index in 0..<keptIDs {
@@ -303,12 +328,7 @@ extension DropIngestor {
                     taskOfID[index] = .accepted(task + shift, relationship: relationship)
                 }
             }
-            for index in drop.events.indices where drop.events[index].task >= first {
-                drop.events[index].task += shift
-            }
-            for index in drop.valueEntries.indices where drop.valueEntries[index].task >= first {
-                drop.valueEntries[index].task += shift
-            }
+            logTaskShift = (first, shift)
         }
         drop.tasks.reserveCapacity(drop.tasks.count + logTasks.count)
         for var task in logTasks {

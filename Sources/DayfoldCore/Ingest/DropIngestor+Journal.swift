@@ -7,12 +7,20 @@ extension DropIngestor {
         var accounts: [Int] = []
         revisions.reserveCapacity(roomForRows(layout.journal, shortestRow: 100))
         accounts.reserveCapacity(revisions.capacity)
-        // A resumed reading starts from the kept entries and users; a new
-        // revision of a kept entry is a reason to read whole (below).
+        // A resumed reading starts from the kept entries, users and
+        // winners; a new revision of a kept entry is weighed against the
+        // kept winner (below). Journal accounts are counted from `base`.
+        let base = drop.accounts.count
         installKept(JournalColumn.kind)
-        let resumed = resumption
-        var journalUsers = ByteInterner(strings: resumed?.kept.journalUsers ?? [])
-        var entryIDs = resumed?.tables.journalEntries ?? ByteKeyTable()
+        let resumed = resumption?.take { kept in
+            (
+                journal: taking(&kept.drop.journal, leaving: []), users: kept.drop.journalUsers,
+                entries: taking(&kept.tables.journalEntries, leaving: ByteKeyTable()),
+                tables: taking(&kept.tables.journal, leaving: KeptJournal())
+            )
+        }
+        var journalUsers = ByteInterner(strings: resumed?.users ?? [])
+        var entryIDs = resumed?.entries ?? ByteKeyTable()
         let keptEntries = entryIDs.count
         // Sized up front (rows are about 170 bytes): grown from empty, the
         // table re-inserted every id at each of a dozen doublings.
@@ -60,14 +68,21 @@ extension DropIngestor {
                 try readCSV(file, JournalColumn.self, handle)
             }
         }
-        if resumed != nil, revisions.contains(where: { Int($0.entryKey) < keptEntries }) {
-            throw ResumeRefusal(reason: "a new journal file revises an entry the kept reading holds")
-        }
-        if let resumed { drop.journal = resumed.kept.journal }
-        if options.keepsTaskTables { tables.journalEntries = entryIDs }
         drop.asOfCandidates?.journal = revisions
         drop.journalUsers = journalUsers.strings
-        let winner = JournalRevision.winners(revisions, entries: entryIDs.count)
+        var winner = JournalRevision.winners(revisions, entries: entryIDs.count)
+        var kept = resumed?.tables ?? KeptJournal()
+        if let resumed {
+            drop.journal = resumed.journal
+            guard kept.keys.count == drop.journal.count, kept.winners.count == keptEntries else {
+                throw ResumeRefusal(reason: "the kept journal's tables do not match its entries")
+            }
+            resumeJournal(&winner, revisions: revisions, keptEntries: keptEntries, kept: &kept, base: base)
+        }
+        let keepsTables = options.keepsTaskTables
+        if keepsTables {
+            kept.winners.append(contentsOf: repeatElement(.none, count: entryIDs.count - kept.winners.count))
+        }
         for (position, revision) in revisions.enumerated() {
             guard winner[Int(revision.entryKey)] == position else {
                 count(accounts[position], .duplicate)
@@ -75,7 +90,52 @@ extension DropIngestor {
             }
             count(accounts[position], .accepted)
             if !revision.deleted { drop.journal.append(revision.entry) }
+            if keepsTables {
+                kept.winners[Int(revision.entryKey)] = KeptJournal.Winner(
+                    revision: revision.revision, account: Int32(accounts[position] - base))
+                if !revision.deleted { kept.keys.append(revision.entryKey) }
+            }
         }
+        if keepsTables {
+            tables.journalEntries = entryIDs
+            tables.journal = kept
+        }
+    }
+
+    /// Weighs a resumed reading's new revisions of kept entries against
+    /// the kept winners, as a whole reading would (the highest revision
+    /// wins, a tie to the later row, and new rows are later): where the
+    /// kept winner wins, every new revision of its entry is a duplicate
+    /// (`winner` loses the entry); where a new one wins, the kept winner
+    /// becomes a duplicate and its entry leaves the journal.
+    private func resumeJournal(
+        _ winner: inout [Int], revisions: [JournalRevision], keptEntries: Int, kept: inout KeptJournal, base: Int
+    ) {
+        var beaten: [Int32] = []
+        for key in 0..<min(keptEntries, winner.count) where winner[key] >= 0 {
+            let keptWinner = kept.winners[key]
+            guard keptWinner.account >= 0 else { continue }
+            if keptWinner.revision > revisions[winner[key]].revision {
+                winner[key] = -1
+                continue
+            }
+            let account = base + Int(keptWinner.account)
+            drop.accounts[account].accepted -= 1
+            drop.accounts[account].duplicate += 1
+            beaten.append(Int32(key))
+        }
+        guard !beaten.isEmpty else { return }
+        let gone = Set(beaten)
+        var journal: [JournalEntry] = []
+        var keys: [Int32] = []
+        journal.reserveCapacity(drop.journal.count)
+        keys.reserveCapacity(drop.journal.count)
+        for (entry, key) in zip(drop.journal, kept.keys) where !gone.contains(key) {
+            journal.append(entry)
+            keys.append(key)
+        }
+        drop.journal = journal
+        kept.keys = keys
     }
 
     /// A journal in SQLite: table `journal_entries`; `line` is the rowid and
@@ -149,4 +209,18 @@ func jsonString(_ text: String) -> String {
         }
     }
     return out + "\""
+}
+
+/// What a resumed reading needs of the kept journal (`ReadingTables`): per
+/// entry key the winning revision and the journal account that holds it
+/// (counted from the first journal account), and the entry key of each
+/// entry of the drop's journal, in its order.
+struct KeptJournal: Sendable {
+    struct Winner: BitwiseCopyable, Sendable {
+        var revision: Int64
+        var account: Int32
+        static let none = Winner(revision: .min, account: -1)
+    }
+    var winners: [Winner] = []
+    var keys: [Int32] = []
 }

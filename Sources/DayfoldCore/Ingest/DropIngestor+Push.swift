@@ -15,9 +15,9 @@ extension DropIngestor {
     /// Quiet hours. Same (`user_id`, `effective_from` as an instant): the last row wins.
     func readNotificationPreferences() throws {
         // A resumed reading keeps the kept file's (`DropLayout.resumed` lists it only when new).
-        if let kept = resumption?.kept {
+        if let resumed = resumption {
             installKept(NotificationPreferenceColumn.kind)
-            drop.notificationPreferences = kept.notificationPreferences
+            drop.notificationPreferences = resumed.take { $0.drop.notificationPreferences }
             return
         }
         guard let file = layout.notificationPreferences else { return }
@@ -48,7 +48,17 @@ extension DropIngestor {
         // reads the new intents, deliveries and receipts (installations are
         // a state export: a new file of them is a reason to read whole,
         // `DropLayout.resumed`).
-        var push = resumption?.kept.push ?? PushExports()
+        var push = PushExports()
+        if let resumed = resumption {
+            let kept = resumed.take { kept in
+                (
+                    taking(&kept.drop.push, leaving: nil),
+                    taking(&kept.tables.push, leaving: PushReadingTables())
+                )
+            }
+            push = kept.0 ?? PushExports()
+            tables.push = kept.1
+        }
         let installationIDs = try readInstallations(into: &push)
         let intents = try readIntents(into: &push)
         let deliveries = try readDeliveries(into: &push, intents: intents, installationIDs: installationIDs)

@@ -4,8 +4,24 @@ extension DropIngestor {
     func readStatusEvents() throws {
         installKept(StatusEventColumn.kind)
         // Shared by the loop and its look-ahead (`LoopState`). A resumed
-        // reading's new rows meet the kept rows' keys.
-        let dedup = LoopState(resumption != nil ? tables.events : TaskRowDeduplicator())
+        // reading's new rows meet the kept rows' keys, after the kept rows.
+        var kept = TaskRowDeduplicator()
+        if let resumed = resumption {
+            let taken = resumed.take { kept in
+                (
+                    taking(&kept.drop.events, leaving: []), taking(&kept.drop.eventIDs, leaving: ByteStrings()),
+                    kept.drop.eventReasons, taking(&kept.tables.events, leaving: TaskRowDeduplicator())
+                )
+            }
+            drop.events = taken.0
+            drop.eventIDs = taken.1
+            drop.eventReasons = taken.2
+            kept = taken.3
+            if logTaskShift.by > 0 {
+                for index in drop.events.indices { drop.events[index].task = shifted(drop.events[index].task) }
+            }
+        }
+        let dedup = LoopState(consume kept)
         dedup.value.reserve(expectedRows(layout.statusEvents, bytesPerRow: 300))
         if options.retainRows {
             let room = roomForRows(layout.statusEvents, shortestRow: 150)
@@ -142,7 +158,23 @@ extension DropIngestor {
 
     func readValueEntries() throws {
         installKept(ValueEntryColumn.kind)
-        let dedup = LoopState(resumption != nil ? tables.values : TaskRowDeduplicator())
+        var kept = TaskRowDeduplicator()
+        if let resumed = resumption {
+            let taken = resumed.take { kept in
+                (
+                    taking(&kept.drop.valueEntries, leaving: []),
+                    taking(&kept.tables.values, leaving: TaskRowDeduplicator())
+                )
+            }
+            drop.valueEntries = taken.0
+            kept = taken.1
+            if logTaskShift.by > 0 {
+                for index in drop.valueEntries.indices {
+                    drop.valueEntries[index].task = shifted(drop.valueEntries[index].task)
+                }
+            }
+        }
+        let dedup = LoopState(consume kept)
         dedup.value.reserve(expectedRows(layout.valueEntries, bytesPerRow: 240))
         if options.retainRows { drop.valueEntries.reserveCapacity(roomForRows(layout.valueEntries, shortestRow: 120)) }
         let prepare = TaskRowFields.preparing(relationshipLookup, numberColumn: ValueEntryColumn.value)

@@ -58,10 +58,18 @@ public final class DropIngestor {
     /// order, before those of the kind's new files (a reading in sequence
     /// reads a kind's files in order, and new files sort after kept ones).
     func installKept(_ kind: String) {
-        guard let kept = resumption?.kept else { return }
+        guard let kept = resumption else { return }
         drop.accounts += kept.accounts.filter { $0.kind == kind }
         drop.rejects += kept.rejects.filter { $0.kind == kind }
     }
+
+    /// In a resumed reading whose new instance tasks went before the kept
+    /// log tasks: the index of the first kept log task and how far the new
+    /// tasks moved them (events and value entries naming them move too).
+    var logTaskShift = (first: 0, by: 0)
+
+    /// `task` as the resumed reading numbers it (`logTaskShift`).
+    func shifted(_ task: Int) -> Int { task >= logTaskShift.first ? task + logTaskShift.by : task }
 
     public func ingest() throws -> IngestedDrop {
         if layout.hasTaskFiles && layout.relationships == nil {
@@ -183,6 +191,7 @@ public final class DropIngestor {
         drop.healthDays = healthDone.side.drop.healthDays
         if options.keepsTaskTables {
             tables.journalEntries = journalDone.side.tables.journalEntries
+            tables.journal = journalDone.side.tables.journal
             tables.health = healthDone.side.health.kept
         }
         if let values = values.side.drop.asOfCandidates?.values,
@@ -246,6 +255,7 @@ public final class DropIngestor {
         side.relationshipLookup = relationshipLookup
         side.resumption = resumption
         side.tables = tables
+        side.logTaskShift = logTaskShift
         if withTasks {
             side.taskIDs = taskIDs
             side.taskOfID = taskOfID

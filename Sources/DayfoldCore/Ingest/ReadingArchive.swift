@@ -49,7 +49,7 @@ enum ReadingArchive {
         var drop = try unarchive(&reader)
         try reader.checkpoint()
         guard withTables else { return drop }
-        if try reader.readBool() { drop.taskTables = try ReadingTables(from: &reader) }
+        if try reader.readBool() { drop.taskTables = try ReadingTables(from: &reader, taskIDs: drop.taskIDs) }
         try reader.finish()
         return drop
     }

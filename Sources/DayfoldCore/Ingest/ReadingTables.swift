@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What ingest knew of the task kinds when it finished a reading, beyond the
 /// rows it kept: the tables a later reading of the same files and some new
 /// ones starts from, so that only the new files are read (issue 21, step 2
@@ -42,11 +44,14 @@ struct ReadingTables: Sendable {
     /// Journal entry ids of the revisions kept (a new revision of one
     /// would change its winner), and the health readers' state.
     var journalEntries = ByteKeyTable()
+    var journal = KeptJournal()
     var health = HealthReadingTables()
 
+    /// Writes the tables; the task ids' keys are not written again (they
+    /// are the reading's `IngestedDrop.taskIDs`, `init(from:taskIDs:)`).
     func archive(into out: inout BinaryArchiveWriter) throws(SystemCallError) {
-        try taskIDs.archive(into: &out)
-        try out.write(plain: taskOfID)
+        try taskIDs.archiveIndex(into: &out)
+        try out.write(plain: taskOfID.map(Self.packed))
         try instanceKeys.archive(into: &out)
         try out.write(plain: acceptedInstanceKeys)
         out.write(instanceCandidates)
@@ -61,14 +66,17 @@ struct ReadingTables: Sendable {
         try cardKeys.archive(into: &out)
         try push.archive(into: &out)
         try journalEntries.archive(into: &out)
+        try out.write(plain: journal.winners)
+        try out.write(plain: journal.keys)
         try health.archive(into: &out)
     }
 
     init() {}
 
-    init(from reader: inout BinaryArchiveReader) throws(BinaryArchiveError) {
-        taskIDs = try ByteKeyTable(from: &reader)
-        taskOfID = try reader.readPlainArray(DropIngestor.TaskReference.self)
+    /// The tables `archive(into:)` wrote, `taskIDs` the reading's task ids.
+    init(from reader: inout BinaryArchiveReader, taskIDs keys: ByteStrings) throws(BinaryArchiveError) {
+        taskIDs = try ByteKeyTable(keys: keys, index: &reader)
+        taskOfID = try reader.readPlainArray(Int64.self).map(Self.unpacked)
         instanceKeys = try FingerprintMap(from: &reader)
         acceptedInstanceKeys = try reader.readPlainArray(Bool.self)
         instanceCandidates = try reader.readInt()
@@ -81,6 +89,8 @@ struct ReadingTables: Sendable {
         cardKeys = try FingerprintSet(from: &reader)
         push = try PushReadingTables(from: &reader)
         journalEntries = try ByteKeyTable(from: &reader)
+        journal.winners = try reader.readPlainArray(KeptJournal.Winner.self)
+        journal.keys = try reader.readPlainArray(Int32.self)
         health = try HealthReadingTables(from: &reader)
         guard taskOfID.count == taskIDs.count, acceptedInstanceKeys.count <= instanceKeys.count,
             instanceCandidates >= 0, instanceTasks >= 0
@@ -90,12 +100,76 @@ struct ReadingTables: Sendable {
     }
 }
 
-/// A kept reading a run resumes: its rows and accounts, and the tables its
-/// task kinds were decided with. The run reads only the files that are new
-/// since, of the task kinds, and reads the other kinds whole.
-struct ReadingResumption: Sendable {
-    var kept: IngestedDrop
-    var tables: ReadingTables
+extension ReadingTables {
+    /// A task reference in 8 bytes (24 as the enum lies): the task index in
+    /// the low 32 bits (all ones for an ignored task), the relationship in
+    /// the high 32; -1 for none.
+    static func packed(_ reference: DropIngestor.TaskReference) -> Int64 {
+        switch reference {
+        case .none: return -1
+        case .accepted(let task, let relationship):
+            return Int64(relationship) << 32 | Int64(UInt32(truncatingIfNeeded: task))
+        case .ignored(let relationship): return Int64(relationship) << 32 | 0xFFFF_FFFF
+        }
+    }
+
+    static func unpacked(_ value: Int64) -> DropIngestor.TaskReference {
+        guard value >= 0 else { return .none }
+        let relationship = Int(value >> 32)
+        let task = value & 0xFFFF_FFFF
+        return task == 0xFFFF_FFFF
+            ? .ignored(relationship: relationship) : .accepted(Int(task), relationship: relationship)
+    }
+}
+
+/// A kept reading a run resumes: its rows and accounts, and the tables they
+/// were decided with. The run reads only the files that are new since.
+///
+/// The rows and tables are handed out piece by piece (`take`): each kind's
+/// reader, on whichever thread reads it, takes its own once, and the box
+/// keeps an empty value in its place. Taken, not copied: a kept array
+/// still referenced here (or by another ingestor's copy of the drop) would
+/// be copied whole by the first row appended to it, which on the 1 GB
+/// benchmark drop cost more than the resumed reading saves.
+final class ReadingResumption: Sendable {
+    /// The kept accounts and rejects (read by every kind, `installKept`).
+    let accounts: [FileAccount]
+    let rejects: [RejectedRecord]
+    /// The kept reading's zone catalog, and the users' fallback zones its
+    /// instances gave (a new instance must not move one).
+    let zones: ZoneCatalog
+    let latestInstanceZone: [String: ZoneID]
+    private let pieces: Mutex<Pieces>
+
+    struct Pieces: Sendable {
+        var drop: IngestedDrop
+        var tables: ReadingTables
+    }
+
+    init(kept: IngestedDrop, tables: ReadingTables) {
+        accounts = kept.accounts
+        rejects = kept.rejects
+        zones = kept.zones
+        latestInstanceZone = kept.latestInstanceZone
+        var drop = kept
+        drop.accounts = []
+        drop.rejects = []
+        pieces = Mutex(Pieces(drop: drop, tables: tables))
+    }
+
+    /// Takes what `body` returns out of the kept rows and tables; `body`
+    /// leaves empty values in place of what it took.
+    func take<Piece: Sendable>(_ body: (inout Pieces) -> Piece) -> Piece {
+        pieces.withLock { body(&$0) }
+    }
+}
+
+/// Returns `value` and leaves `empty` in its place: a kept piece taken out
+/// of `ReadingResumption` without a second reference to its storage.
+func taking<Value>(_ value: inout Value, leaving empty: Value) -> Value {
+    let taken = value
+    value = empty
+    return taken
 }
 
 /// Why a kept reading cannot be resumed on a drop: a new file would change

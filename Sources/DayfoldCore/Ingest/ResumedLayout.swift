@@ -13,7 +13,7 @@ extension DropLayout {
     /// order: a new file sorting before a kept one would change what "the
     /// last row wins" picks), or when a subjects file is new (every kind's
     /// rows are decided against the subjects).
-    func resumed(from kept: IngestedDrop) throws(ResumeRefusal) -> DropLayout {
+    func resumed(from kept: ReadingResumption) throws(ResumeRefusal) -> DropLayout {
         var layout = self
         func keptPaths(_ kind: String) -> [String] { kept.accounts.filter { $0.kind == kind }.map(\.path) }
         func newFiles(_ files: [File], kind: String) throws(ResumeRefusal) -> [File] {

@@ -186,3 +186,29 @@ extension ByteKeyTable {
         self.slots = slots
     }
 }
+
+extension ByteKeyTable {
+    /// Writes the table's hashes and slots only: for a table whose keys
+    /// are kept beside it as `keys` (a reading's task ids), read back by
+    /// `init(keys:index:)`.
+    func archiveIndex(into out: inout BinaryArchiveWriter) throws(SystemCallError) {
+        try out.write(plain: hashes)
+        try out.write(plain: slots)
+    }
+
+    /// The table `archiveIndex(into:)` wrote, its keys `keys` (the same
+    /// keys in the same order). Throws when the shapes disagree.
+    init(keys: ByteStrings, index reader: inout BinaryArchiveReader) throws(BinaryArchiveError) {
+        let (arena, offsets) = keys.storage
+        let hashes = try reader.readPlainArray(UInt64.self)
+        let slots = try reader.readPlainArray(UInt64.self)
+        guard offsets.count == hashes.count + 1, slots.count.nonzeroBitCount == 1, hashes.count < slots.count else {
+            throw BinaryArchiveError(reason: "a stored key index of \(hashes.count) keys for \(keys.count) keys")
+        }
+        self.init()
+        self.arena = arena
+        self.offsets = offsets
+        self.hashes = hashes
+        self.slots = slots
+    }
+}

@@ -69,7 +69,8 @@ final class OutputFile {
         if let failure { throw failure }
     }
 
-    private func append(_ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
+    /// Appends the bytes at `bytes` (copied into the aligned buffer).
+    func append(_ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
         var offset = 0
         while offset < bytes.count {
             let take = min(Self.capacity - filled, bytes.count - offset)
@@ -107,6 +108,14 @@ final class OutputFile {
             throw SystemCallError(call: "fcntl", path: path, code: errno)
         }
         direct = false
+    }
+
+    /// Closes the file without writing what is left (a failed write: the
+    /// caller removes the file).
+    func abandon() {
+        guard !closed else { return }
+        closed = true
+        Foundation.close(descriptor)
     }
 
     /// Writes what is left, flushes the file to the disk and closes it.

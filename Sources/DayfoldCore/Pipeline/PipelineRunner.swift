@@ -92,7 +92,7 @@ public struct PipelineRunner {
     ) throws -> IngestedDrop {
         var layout = try DropLayout(root: input, options: layoutOptions)
         // A resumed reading reads only the task kinds' new files (`ResumeRefusal` when it cannot).
-        if let resuming { layout = try layout.resumed(from: resuming.kept) }
+        if let resuming { layout = try layout.resumed(from: resuming) }
         let progress = ProgressReporter(enabled: showProgress, totalBytes: showProgress ? layout.totalBytes : 0)
         progress.begin("ingest")
         // Written once the progress line is done (a notice must not land in its middle).
@@ -111,7 +111,7 @@ public struct PipelineRunner {
         options.clientInputs = clientInputs
         options.taskInputs = taskInputs
         options.keepsTaskTables = keepsTaskTables
-        let ingestor = DropIngestor(layout: layout, options: options, zones: resuming?.kept.zones ?? ZoneCatalog())
+        let ingestor = DropIngestor(layout: layout, options: options, zones: resuming?.zones ?? ZoneCatalog())
         ingestor.resumption = resuming
         var drop = try ingestor.ingest()
         drop.unrecognizedFiles = layout.unrecognizedFiles
@@ -134,14 +134,20 @@ public struct PipelineRunner {
     ) -> IngestedDrop {
         let progress = ProgressReporter(enabled: showProgress, totalBytes: 1)
         progress.begin("ingest (the kept reading)")
+        deliver(drop, client: client, tasks: tasks)
+        progress.finish()
+        HeaderNotices.report(drop.accounts)
+        return drop
+    }
+
+    /// Hands a whole reading to the client side and the task side (without
+    /// push rows, as ingest hands them over before push/ is read).
+    static func deliver(_ drop: IngestedDrop, client: Handover<IngestedDrop>, tasks: Handover<IngestedDrop>) {
         client(drop)
         var taskSide = drop
         taskSide.push = nil
         taskSide.notificationPreferences = [:]
         tasks(taskSide)
-        progress.finish()
-        HeaderNotices.report(drop.accounts)
-        return drop
     }
 
     /// The manifest's `mode` and `reason` of a whole run with a state: what
@@ -487,19 +493,22 @@ public struct PipelineRunner {
                 return PipelineRunner.handOver(kept, client: client, tasks: tasks, showProgress: showProgress)
             }
             func read(resuming: ReadingResumption?) throws -> IngestedDrop {
+                // A resumed reading hands nothing over before it is whole: a
+                // refusal (push's come last) leaves the sides to the whole reading.
                 try PipelineRunner.ingest(
                     input: input, config: config, asOf: asOf, showProgress: showProgress, hashInputs: false,
-                    hashWhileReading: false, keepsAsOfCandidates: series != nil, clientInputs: client,
-                    taskInputs: tasks, layoutOptions: DropLayout.Options(followLinks: followLinks),
+                    hashWhileReading: false, keepsAsOfCandidates: series != nil,
+                    clientInputs: resuming == nil ? client : nil, taskInputs: resuming == nil ? tasks : nil,
+                    layoutOptions: DropLayout.Options(followLinks: followLinks),
                     keepsTaskTables: reading?.mayKeep ?? false, resuming: resuming)
             }
             // A kept reading with only new files beside its own is resumed:
-            // only the task kinds' new files are read. A refusal comes
-            // before anything is handed over; the drop is then read whole.
+            // only the new files are read. On a refusal the drop is read whole.
             if let reading, let resumption = reading.readResumable() {
                 do {
                     let drop = try read(resuming: resumption)
                     reading.noteResumed()
+                    PipelineRunner.deliver(drop, client: client, tasks: tasks)
                     return drop
                 } catch let refusal as ResumeRefusal {
                     reading.noteRefused(refusal.reason)

@@ -120,10 +120,20 @@ import Testing
         }
         let journalKept = try lines("journal/journal-000.csv")
         let journalUser = fields(journalKept[1])[1]
+        // Kept entries revised: the first to a higher revision cooked on the
+        // night's date (it wins and moves across midnight), the second to
+        // revision 0 (it loses: a duplicate).
+        var moved = fields(journalKept[1])
+        moved[2] = "\(date)T07:00:00Z"
+        moved[3] = "\(seed + 5)"
+        var lower = fields(journalKept[2])
+        lower[3] = "0"
+        lower[5] = "999"
         let journal = [
             journalKept[0],
             "\(id(800)),\(journalUser),\(date)T08:00:00Z,1,1.0,300,20,30,10,false,,Night oats",
             "\(id(800)),\(journalUser),\(date)T08:00:00Z,2,1.5,300,20,30,10,false,,Night oats",
+            moved.joined(separator: ","), lower.joined(separator: ","),
         ]
         let healthKept = try lines("health/health-000.csv")
         let healthUser = fields(healthKept[1])[0]
@@ -215,6 +225,20 @@ import Testing
         #expect(
             Self.reason(reexport.manifest).contains("re-exports a task the kept reading holds"),
             "\(Self.reason(reexport.manifest))")
+        // Re-exporting a kept intent: push is read last, after the other
+        // kinds' rows would have been handed to the facts.
+        try Self.primeAgain(setting)
+        let intents = try String(
+            contentsOf: setting.drop.appendingPathComponent("push/intents/intents-000.csv"), encoding: .utf8
+        ).split(separator: "\n")
+        try (intents[0] + "\n" + intents[intents.count - 1] + "\n").write(
+            to: setting.drop.appendingPathComponent("push/intents/intents-905-night.csv"), atomically: true,
+            encoding: .utf8)
+        let intent = try setting.run(asOf: Self.secondNight)
+        #expect(intent.different.isEmpty, "\(intent.different)")
+        #expect(
+            Self.reason(intent.manifest).contains("a new intent file holds an intent id"),
+            "\(Self.reason(intent.manifest))")
         // A new workout-log file.
         try Self.primeAgain(setting)
         let logs = setting.drop.appendingPathComponent("tasks/workout_logs")

@@ -63,7 +63,7 @@ extension DropIngestor {
         {
             throw ResumeRefusal(reason: "a new info-card file re-exports a card the kept reading holds")
         }
-        if options.keepsTaskTables {
+        if options.keepsReadingTables {
             for candidate in candidates {
                 _ = tables.cardIDs.insert(candidate.idHash)
                 _ = tables.cardKeys.insert(candidate.keyPrint)

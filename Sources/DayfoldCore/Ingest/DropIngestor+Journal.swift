@@ -79,7 +79,7 @@ extension DropIngestor {
             }
             resumeJournal(&winner, revisions: revisions, keptEntries: keptEntries, kept: &kept, base: base)
         }
-        let keepsTables = options.keepsTaskTables
+        let keepsTables = options.keepsReadingTables
         if keepsTables {
             kept.winners.append(contentsOf: repeatElement(.none, count: entryIDs.count - kept.winners.count))
         }

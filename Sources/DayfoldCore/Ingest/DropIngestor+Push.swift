@@ -262,7 +262,7 @@ extension DropIngestor {
             let kept = Int(lastOfKey[Int(candidates[winner].key)])
             ids.kept[candidate.id] = indexOfPosition[kept]
         }
-        if options.keepsTaskTables {
+        if options.keepsReadingTables {
             self.tables.push.intentIDs = ids
             self.tables.push.intentKeys = keys
         }
@@ -305,7 +305,7 @@ extension DropIngestor {
         var ids = resumed ? tables.push.deliveryIDs : PushIDs()
         let keptIDs = ids.kept.count
         var touchesKept = false
-        let keepsTables = options.keepsTaskTables
+        let keepsTables = options.keepsReadingTables
         // Delivery rows are about 160 bytes (see `readIntents`).
         let rows = expectedRows(layout.pushDeliveries, bytesPerRow: 165)
         ids.reserve(rows)
@@ -435,7 +435,7 @@ extension DropIngestor {
         installKept(Column.kind)
         // A new receipt with a kept one's id is a duplicate, as in a whole reading (the first wins).
         var seen = resumption != nil ? tables.push.receiptIDs : FingerprintMap()
-        let keepsTables = options.keepsTaskTables
+        let keepsTables = options.keepsReadingTables
         seen.reserve(expectedRows(layout.pushReceipts, bytesPerRow: 170))
         push.receipts.reserveCapacity(roomForRows(layout.pushReceipts, shortestRow: 90))
         let prepare = ReceiptFields.preparing()

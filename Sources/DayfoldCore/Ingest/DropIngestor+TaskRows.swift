@@ -69,7 +69,7 @@ extension DropIngestor {
         }
         drop.asOfCandidates?.eventIDs = candidateIDs
         drop.eventReasons = eventReasons.strings
-        if options.keepsTaskTables { tables.events = dedup.value }
+        if options.keepsReadingTables { tables.events = dedup.value }
         drop.asOfCandidates?.events = candidates
     }
 
@@ -143,7 +143,7 @@ extension DropIngestor {
         switch reference {
         case .none:
             row.fail("unknown_task")
-            if options.keepsTaskTables, let hash = prepared.taskHash { _ = tables.unknownTasks.insert(hash) }
+            if options.keepsReadingTables, let hash = prepared.taskHash { _ = tables.unknownTasks.insert(hash) }
             return nil
         case .accepted(_, let relationship): owner = relationship
         case .ignored(let relationship): owner = relationship
@@ -201,7 +201,7 @@ extension DropIngestor {
             }
         }
         drop.asOfCandidates?.values = candidates
-        if options.keepsTaskTables { tables.values = dedup.value }
+        if options.keepsReadingTables { tables.values = dedup.value }
     }
 }
 

@@ -72,7 +72,7 @@ extension DropIngestor {
         }
         // Kept for a later resumed reading: a new instance's key is then
         // compared with the logs' too.
-        if options.keepsTaskTables { instanceKeys = keys }
+        if options.keepsReadingTables { instanceKeys = keys }
         let workoutKind = drop.taskKind("WORKOUT")
         for position in live {
             let candidate = candidates[position]

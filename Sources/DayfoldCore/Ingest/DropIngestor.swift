@@ -28,8 +28,8 @@ public final class DropIngestor {
     /// the task kinds' new files (every other kind whole), and the task
     /// kinds start from the kept rows and tables (`ReadingTables`).
     var resumption: ReadingResumption?
-    /// The tables of the task kinds not kept elsewhere on the ingestor,
-    /// gathered for a later resumed reading (`IngestOptions.keepsTaskTables`).
+    /// The tables a resumed reading starts from, those not kept elsewhere on the ingestor,
+    /// gathered for a later resumed reading (`IngestOptions.keepsReadingTables`).
     @exclusivity(unchecked) var tables = ReadingTables()
 
     /// What a task id resolves to.
@@ -178,7 +178,7 @@ public final class DropIngestor {
         join(values)
         drop.valueEntries = values.side.drop.valueEntries
         drop.infoCards = values.side.drop.infoCards
-        if options.keepsTaskTables {
+        if options.keepsReadingTables {
             tables.values = values.side.tables.values
             tables.cardIDs = values.side.tables.cardIDs
             tables.cardKeys = values.side.tables.cardKeys
@@ -189,7 +189,7 @@ public final class DropIngestor {
         drop.journalUsers = journalDone.side.drop.journalUsers
         join(healthDone)
         drop.healthDays = healthDone.side.drop.healthDays
-        if options.keepsTaskTables {
+        if options.keepsReadingTables {
             tables.journalEntries = journalDone.side.tables.journalEntries
             tables.journal = journalDone.side.tables.journal
             tables.health = healthDone.side.health.kept
@@ -207,7 +207,7 @@ public final class DropIngestor {
         drop.healthFolderWarnings = healthDone.side.drop.healthFolderWarnings
         // A task's id is its key in the id table: the table's keys are the ids.
         drop.taskIDs = taskIDs.keys
-        if options.keepsTaskTables {
+        if options.keepsReadingTables {
             tables.taskIDs = taskIDs
             tables.taskOfID = taskOfID
             tables.instanceKeys = instanceKeys
@@ -220,9 +220,9 @@ public final class DropIngestor {
         join(push)
         drop.notificationPreferences = push.side.drop.notificationPreferences
         drop.push = push.side.drop.push
-        if options.keepsTaskTables {
+        if options.keepsReadingTables {
             tables.push = push.side.tables.push
-            drop.taskTables = tables
+            drop.readingTables = tables
         }
         // Zone ids of the push side's catalog are its own: made again in the drop's.
         if var pushed = drop.push {

@@ -22,9 +22,9 @@ public struct IngestOptions: Sendable {
     /// `IngestedDrop.asOfCandidates`, duplicates included.
     public var keepsAsOfCandidates = false
     /// True for a run that may keep its reading for a later run to resume
-    /// (`ReadingKeeping`): the task kinds' tables are kept in
-    /// `IngestedDrop.taskTables` (`ReadingTables`).
-    public var keepsTaskTables = false
+    /// (`ReadingKeeping`): the tables a resumed reading starts from are kept in
+    /// `IngestedDrop.readingTables` (`ReadingTables`).
+    public var keepsReadingTables = false
     /// Told of progress as files and rows are read (nil: nobody is watching).
     public var progress: ProgressReporter?
     /// Where ingest hands over the inputs of the client side's facts

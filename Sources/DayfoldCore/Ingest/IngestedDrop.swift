@@ -61,9 +61,9 @@ public struct IngestedDrop: Sendable {
     /// would decide differently (see `AsOfCandidates`); nil otherwise.
     var asOfCandidates: AsOfCandidates?
 
-    /// With `IngestOptions.keepsTaskTables`: what a later reading resumes
+    /// With `IngestOptions.keepsReadingTables`: what a later reading resumes
     /// from, beside these rows (`ReadingTables`); nil otherwise.
-    var taskTables: ReadingTables?
+    var readingTables: ReadingTables?
 
     /// Zone resolution for users (set once instances are read); copies of
     /// the drop share it, and with it the record of the fallbacks used.
@@ -86,7 +86,7 @@ public struct IngestedDrop: Sendable {
         drop.valueEntries = []
         drop.journal = []
         drop.asOfCandidates = nil
-        drop.taskTables = nil
+        drop.readingTables = nil
         return drop
     }
 

@@ -25,12 +25,12 @@ enum ReadingArchive {
         var writer = try BinaryArchiveWriter(path: path)
         do {
             try archive(drop, into: &writer)
-            // The rows, then the task tables a resumed reading starts from
+            // The rows, then the tables a resumed reading starts from
             // (`ReadingTables`): a run that reads the rows back alone
             // stops at the checkpoint.
             writer.checkpoint()
-            writer.write(drop.taskTables != nil)
-            if let tables = drop.taskTables { try tables.archive(into: &writer) }
+            writer.write(drop.readingTables != nil)
+            if let tables = drop.readingTables { try tables.archive(into: &writer) }
             let check = try writer.finish()
             return (writer.size, check)
         } catch {
@@ -40,7 +40,7 @@ enum ReadingArchive {
     }
 
     /// The drop `write` wrote to `path`, with a zone resolver of its own
-    /// (no fallback recorded yet), and with its task tables when
+    /// (no fallback recorded yet), and with its tables when
     /// `withTables` (nil when the reading kept none). Throws when what is
     /// read is not whole, of another format or fails its check.
     static func read(from path: String, withTables: Bool = false) throws(BinaryArchiveError) -> IngestedDrop {
@@ -49,7 +49,7 @@ enum ReadingArchive {
         var drop = try unarchive(&reader)
         try reader.checkpoint()
         guard withTables else { return drop }
-        if try reader.readBool() { drop.taskTables = try ReadingTables(from: &reader, taskIDs: drop.taskIDs) }
+        if try reader.readBool() { drop.readingTables = try ReadingTables(from: &reader, taskIDs: drop.taskIDs) }
         try reader.finish()
         return drop
     }

@@ -1,9 +1,11 @@
 import Synchronization
 
-/// What ingest knew of the task kinds when it finished a reading, beyond the
-/// rows it kept: the tables a later reading of the same files and some new
-/// ones starts from, so that only the new files are read (issue 21, step 2
-/// of Incremental.md's plan; `DropIngestor.resumption`).
+/// What ingest knew when it finished a reading, beyond the rows it kept:
+/// the tables a later reading of the same files and some new ones starts
+/// from, so that only the new files are read (issue 21, step 2 of
+/// Incremental.md's plan; `DropIngestor.resumption`). The task kinds' are
+/// fields of their own; the push readers', the journal's and the health
+/// readers' are grouped below.
 ///
 /// A resumed reading decides a new row exactly as a reading of the whole
 /// drop would when the row cannot change a kept decision: its duplicate
@@ -95,7 +97,7 @@ struct ReadingTables: Sendable {
         guard taskOfID.count == taskIDs.count, acceptedInstanceKeys.count <= instanceKeys.count,
             instanceCandidates >= 0, instanceTasks >= 0
         else {
-            throw BinaryArchiveError(reason: "the stored task tables do not agree with each other")
+            throw BinaryArchiveError(reason: "the stored reading tables do not agree with each other")
         }
     }
 }

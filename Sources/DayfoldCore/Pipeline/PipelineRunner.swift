@@ -76,11 +76,11 @@ public struct PipelineRunner {
             input: input, config: config, asOf: asOf, retainRows: retainRows, showProgress: showProgress,
             hashInputs: hashInputs, hashWhileReading: hashWhileReading, reportHeaders: reportHeaders,
             readsPush: readsPush, keepsAsOfCandidates: keepsAsOfCandidates, clientInputs: clientInputs,
-            taskInputs: taskInputs, layoutOptions: layoutOptions, keepsTaskTables: false, resuming: nil)
+            taskInputs: taskInputs, layoutOptions: layoutOptions, keepsReadingTables: false, resuming: nil)
     }
 
-    /// `ingest`, keeping the task tables a later reading resumes from
-    /// (`keepsTaskTables`), or resuming a kept reading (`resuming`: only
+    /// `ingest`, keeping the tables a later reading resumes from
+    /// (`keepsReadingTables`), or resuming a kept reading (`resuming`: only
     /// the task kinds' new files are read; `ResumeRefusal` when a new file
     /// would change a kept decision).
     static func ingest(
@@ -88,7 +88,7 @@ public struct PipelineRunner {
         hashInputs: Bool = true, hashWhileReading: Bool = true, reportHeaders: Bool = true,
         readsPush: Bool = true, keepsAsOfCandidates: Bool = false, clientInputs: Handover<IngestedDrop>? = nil,
         taskInputs: Handover<IngestedDrop>? = nil, layoutOptions: DropLayout.Options = .init(),
-        keepsTaskTables: Bool, resuming: ReadingResumption?
+        keepsReadingTables: Bool, resuming: ReadingResumption?
     ) throws -> IngestedDrop {
         var layout = try DropLayout(root: input, options: layoutOptions)
         // A resumed reading reads only the task kinds' new files (`ResumeRefusal` when it cannot).
@@ -110,7 +110,7 @@ public struct PipelineRunner {
         options.progress = progress
         options.clientInputs = clientInputs
         options.taskInputs = taskInputs
-        options.keepsTaskTables = keepsTaskTables
+        options.keepsReadingTables = keepsReadingTables
         let ingestor = DropIngestor(layout: layout, options: options, zones: resuming?.zones ?? ZoneCatalog())
         ingestor.resumption = resuming
         var drop = try ingestor.ingest()
@@ -500,7 +500,7 @@ public struct PipelineRunner {
                     hashWhileReading: false, keepsAsOfCandidates: series != nil,
                     clientInputs: resuming == nil ? client : nil, taskInputs: resuming == nil ? tasks : nil,
                     layoutOptions: DropLayout.Options(followLinks: followLinks),
-                    keepsTaskTables: reading?.mayKeep ?? false, resuming: resuming)
+                    keepsReadingTables: reading?.mayKeep ?? false, resuming: resuming)
             }
             // A kept reading with only new files beside its own is resumed:
             // only the new files are read. On a refusal the drop is read whole.

@@ -4,17 +4,21 @@ import Synchronization
 /// What a whole run with `--state` does with the drop's reading (issue 21;
 /// Decisions.md, "A run with a state keeps the drop's reading, and reads
 /// it back when it holds"): whether it may read the reading the previous
-/// run kept (`ReadingArchive`) instead of the drop, and whether it keeps
-/// its own for the next run (only when its files are the state's),
-/// written beside the facts and named in the state once the outputs are
-/// published.
+/// run kept (`ReadingArchive`) instead of the drop, or resume it with the
+/// drop's new files (`ReadingResumption`), and whether it keeps its own for
+/// the next run (when its files are the state's, or the state's and new
+/// ones), written beside the facts and named in the state once the
+/// outputs are published.
 ///
-/// The kept reading is used only when the drop it was read from is the
-/// drop now (every input file known to the state, with its size and
-/// modification time unchanged, none added or removed), the build and the
-/// state's header are the same, and the run's as-of reads it the same way
-/// (`RunState.Reading.holds`). Anything else, or a kept file that does not
-/// read back whole, means the drop is read, and the manifest says why.
+/// The kept reading is read back only when the drop it was read from is
+/// the drop now (every input file known to the state, with its size and
+/// modification time unchanged, none added or removed), and resumed when
+/// the drop is that drop and new files; in both cases the build and the
+/// state's header must be the same, and the run's as-of must read it the
+/// same way (`RunState.Reading.holds`). Anything else, a new file that
+/// would change a kept decision (`ResumeRefusal`), or a kept file that
+/// does not read back whole, means the drop is read, and the manifest
+/// says why.
 final class ReadingKeeping: Sendable {
     private let directory: StateDirectory
     /// The kept reading this run may read instead of the drop.
@@ -26,8 +30,9 @@ final class ReadingKeeping: Sendable {
     private let added: Int
     /// Why the kept reading is not used (nil: it is, or there was no state to use).
     private let notReused: String?
-    /// Whether this run keeps its reading for the next one (its files are
-    /// the state's: see `init`).
+    /// Whether this run keeps its reading for the next one because its
+    /// files are the state's (see `init`; a run that may resume keeps one
+    /// too, `mayKeep`).
     private let keepsReading: Bool
     private let asOf: Instant
     private let outcome = Mutex<Outcome>(Outcome())
@@ -70,11 +75,10 @@ final class ReadingKeeping: Sendable {
             }
         }
         self.added = added
-        // A reading is kept only by a run whose files are the state's: one
-        // whose files changed would keep it for nothing, since the next run
-        // could use it only on these same files again (a night's new files
-        // are not appended to a kept reading yet). Writing it cost a
-        // nightly run on the 1.1 GB drop about a fifth of its time.
+        // A reading is kept by a run whose files are the state's (the next
+        // run may read it back) or the state's and new ones (the next night
+        // may resume it): one whose kept files changed or went would keep
+        // it for nothing.
         keepsReading = unchanged && !verify
         var resumable: RunState.Reading?
         if onlyAdded, let previous = state.usable, let kept, previous.build == RunState.currentBuild, !verify,
@@ -112,22 +116,22 @@ final class ReadingKeeping: Sendable {
     }
 
     /// Whether this run may keep its reading (its ingest then keeps the
-    /// task tables a resumed reading needs, `ReadingTables`).
+    /// tables a resumed reading needs, `ReadingTables`).
     var mayKeep: Bool { keepsReading || resumable != nil }
 
-    /// The kept reading with its task tables, to resume with the new
+    /// The kept reading with its tables, to resume with the new
     /// files; nil (with the reason recorded) when there is none to resume
     /// or it does not read back whole.
     func readResumable() -> ReadingResumption? {
         guard let resumable else { return nil }
         do throws(BinaryArchiveError) {
             let drop = try ReadingArchive.read(from: path(of: resumable), withTables: true)
-            guard let tables = drop.taskTables else {
-                outcome.withLock { $0.refusal = "the kept reading keeps no task tables" }
+            guard let tables = drop.readingTables else {
+                outcome.withLock { $0.refusal = "the kept reading keeps no tables" }
                 return nil
             }
             var kept = drop
-            kept.taskTables = nil
+            kept.readingTables = nil
             return ReadingResumption(kept: kept, tables: tables)
         } catch {
             outcome.withLock { $0.failure = error.reason }
@@ -244,6 +248,6 @@ final class ReadingKeeping: Sendable {
         return notReused.map { "the drop is read whole (\($0))" }
     }
 
-    /// Whether the kept reading was used.
-    var reused: Bool { outcome.withLock { $0.reused } }
+    /// Whether the kept reading was used: read back, or resumed.
+    var reused: Bool { outcome.withLock { $0.reused || $0.resumed } }
 }

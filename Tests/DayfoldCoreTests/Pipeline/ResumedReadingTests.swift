@@ -184,6 +184,7 @@ import Testing
         #expect(
             Self.reason(first.manifest).contains("the 9 new input files were read on top of it"),
             "\(Self.reason(first.manifest))")
+        #expect(first.manifest["mode"] as? String == "incremental")
         // The resumed run kept its own reading: the next night resumes it.
         try Self.addNight(setting, date: "2026-06-03", suffix: "02-night", seed: 2)
         let second = try setting.run(asOf: Self.secondNight)

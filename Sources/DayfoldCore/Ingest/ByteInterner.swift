@@ -23,7 +23,8 @@ struct ByteInterner {
     /// reading's users, sources or units, interned again in order).
     init(strings: [String]) {
         for string in strings {
-            _ = Array(string.utf8).withUnsafeBufferPointer { intern(Span(_unsafeElements: $0)) }
+            let bytes = Array(string.utf8)
+            _ = intern(bytes, field: 0..<bytes.count)
         }
     }
 

@@ -4,9 +4,10 @@ extension DropLayout {
     static func isHealthExport(_ path: String) -> Bool { path.hasSuffix(".xml") || path.hasSuffix(".zip") }
 
     /// The layout a resumed reading reads (`DropIngestor.resumption`): of
-    /// the task kinds only the files that are new since `kept` was read,
-    /// every other kind whole. The caller has checked that every file
-    /// `kept` was read from is here, unchanged.
+    /// every kind only the files that are new since `kept` was read (the
+    /// subjects, installations and Apple Health exports are kept whole, and
+    /// may not be new). The caller has checked that every file `kept` was
+    /// read from is here, unchanged.
     ///
     /// Refuses when a new file would be read among the kept ones rather
     /// than after them (a reading in sequence reads a kind's files in
@@ -16,8 +17,8 @@ extension DropLayout {
     func resumed(from kept: ReadingResumption) throws(ResumeRefusal) -> DropLayout {
         var layout = self
         func keptPaths(_ kind: String) -> [String] { kept.accounts.filter { $0.kind == kind }.map(\.path) }
-        func newFiles(_ files: [File], kind: String) throws(ResumeRefusal) -> [File] {
-            let paths = keptPaths(kind)
+        func newFiles(_ files: [File], kind: String, kept paths: [String]? = nil) throws(ResumeRefusal) -> [File] {
+            let paths = paths ?? keptPaths(kind)
             guard files.count >= paths.count, files.prefix(paths.count).map(\.relativePath) == paths else {
                 throw ResumeRefusal(reason: "a new \(kind) file sorts before a kept one")
             }
@@ -32,11 +33,8 @@ extension DropLayout {
         // Health: new CSV files after the kept ones; the kept Apple Health
         // exports are not read again, and a new one is read with the drop.
         let keptHealth = keptPaths(HealthColumn.kind)
-        let keptCSV = keptHealth.filter { !DropLayout.isHealthExport($0) }
-        guard healthCSV.count >= keptCSV.count, healthCSV.prefix(keptCSV.count).map(\.relativePath) == keptCSV else {
-            throw ResumeRefusal(reason: "a new health file sorts before a kept one")
-        }
-        layout.healthCSV = Array(healthCSV.dropFirst(keptCSV.count))
+        layout.healthCSV = try newFiles(
+            healthCSV, kind: HealthColumn.kind, kept: keptHealth.filter { !DropLayout.isHealthExport($0) })
         guard healthXML.allSatisfy({ keptHealth.contains($0.file.relativePath) }) else {
             throw ResumeRefusal(reason: "an Apple Health export is new")
         }

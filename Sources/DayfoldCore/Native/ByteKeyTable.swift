@@ -161,33 +161,21 @@ extension ByteKeyTable {
     func archive(into out: inout BinaryArchiveWriter) throws(SystemCallError) {
         try out.write(plain: arena)
         try out.write(plain: offsets)
-        try out.write(plain: hashes)
-        try out.write(plain: slots)
+        try archiveIndex(into: &out)
     }
 
     /// The table `archive(into:)` wrote. Throws when its shape is not a
-    /// table's (offsets that do not end at the arena's end, one per key and
-    /// one more, in order; a slot count not a power of two, or no free slot).
+    /// table's (offsets that do not cut the arena, `ByteStrings(validating:)`,
+    /// or see `init(keys:index:)`).
     init(from reader: inout BinaryArchiveReader) throws(BinaryArchiveError) {
         let arena = try reader.readPlainArray(UInt8.self)
         let offsets = try reader.readPlainArray(Int.self)
-        let hashes = try reader.readPlainArray(UInt64.self)
-        let slots = try reader.readPlainArray(UInt64.self)
-        guard offsets.count == hashes.count + 1, offsets.first == 0, offsets.last == arena.count,
-            zip(offsets, offsets.dropFirst()).allSatisfy({ $0 <= $1 }),
-            slots.count.nonzeroBitCount == 1, hashes.count < slots.count
-        else {
-            throw BinaryArchiveError(reason: "a stored key table of \(hashes.count) keys in \(slots.count) slots")
+        guard let keys = ByteStrings(validating: arena, offsets: offsets) else {
+            throw BinaryArchiveError(reason: "a stored key table whose offsets do not cut its \(arena.count) bytes")
         }
-        self.init()
-        self.arena = arena
-        self.offsets = offsets
-        self.hashes = hashes
-        self.slots = slots
+        try self.init(keys: keys, index: &reader)
     }
-}
 
-extension ByteKeyTable {
     /// Writes the table's hashes and slots only: for a table whose keys
     /// are kept beside it as `keys` (a reading's task ids), read back by
     /// `init(keys:index:)`.
@@ -197,7 +185,9 @@ extension ByteKeyTable {
     }
 
     /// The table `archiveIndex(into:)` wrote, its keys `keys` (the same
-    /// keys in the same order). Throws when the shapes disagree.
+    /// keys in the same order). Throws when the shapes disagree (a hash
+    /// per key; a slot count not a power of two, or no free slot: a probe
+    /// would never end).
     init(keys: ByteStrings, index reader: inout BinaryArchiveReader) throws(BinaryArchiveError) {
         let (arena, offsets) = keys.storage
         let hashes = try reader.readPlainArray(UInt64.self)

@@ -208,47 +208,41 @@ import Testing
         var row = rows[0]
         row[0] = String(format: "00000000-0000-4000-8000-%012d", 1900)
         row[3] = "2026-06-03"
-        try (header + "\n" + row.joined(separator: ",") + "\n").write(
-            to: setting.drop.appendingPathComponent("tasks/instances/instances-902-night.csv"), atomically: true,
-            encoding: .utf8)
-        let known = try setting.run(asOf: Self.secondNight)
-        #expect(known.different.isEmpty, "\(known.different)")
-        #expect(
-            Self.reason(known.manifest).contains("makes a row the kept reading rejected (unknown_task) valid"),
-            "\(Self.reason(known.manifest))")
+        try Self.expectReadWhole(
+            setting, adding: "tasks/instances/instances-902-night.csv", [header, row.joined(separator: ",")],
+            because: "makes a row the kept reading rejected (unknown_task) valid")
         // Re-exporting a kept task (the last row of the first file again).
         try Self.primeAgain(setting)
-        try (header + "\n" + rows[0].joined(separator: ",") + "\n").write(
-            to: setting.drop.appendingPathComponent("tasks/instances/instances-903-night.csv"), atomically: true,
-            encoding: .utf8)
-        let reexport = try setting.run(asOf: Self.secondNight)
-        #expect(reexport.different.isEmpty, "\(reexport.different)")
-        #expect(
-            Self.reason(reexport.manifest).contains("re-exports a task the kept reading holds"),
-            "\(Self.reason(reexport.manifest))")
+        try Self.expectReadWhole(
+            setting, adding: "tasks/instances/instances-903-night.csv", [header, rows[0].joined(separator: ",")],
+            because: "re-exports a task the kept reading holds")
         // Re-exporting a kept intent: push is read last, after the other
         // kinds' rows would have been handed to the facts.
         try Self.primeAgain(setting)
         let intents = try String(
             contentsOf: setting.drop.appendingPathComponent("push/intents/intents-000.csv"), encoding: .utf8
-        ).split(separator: "\n")
-        try (intents[0] + "\n" + intents[intents.count - 1] + "\n").write(
-            to: setting.drop.appendingPathComponent("push/intents/intents-905-night.csv"), atomically: true,
-            encoding: .utf8)
-        let intent = try setting.run(asOf: Self.secondNight)
-        #expect(intent.different.isEmpty, "\(intent.different)")
-        #expect(
-            Self.reason(intent.manifest).contains("a new intent file holds an intent id"),
-            "\(Self.reason(intent.manifest))")
-        // A new workout-log file.
+        ).split(separator: "\n").map(String.init)
+        try Self.expectReadWhole(
+            setting, adding: "push/intents/intents-905-night.csv", [intents[0], intents[intents.count - 1]],
+            because: "a new intent file holds an intent id")
+        // A new workout-log file (its header alone).
         try Self.primeAgain(setting)
-        let logs = setting.drop.appendingPathComponent("tasks/workout_logs")
-        let logText = try String(contentsOf: logs.appendingPathComponent("workout_logs-000.csv"), encoding: .utf8)
-        try String(logText.prefix { $0 != "\n" } + "\n").write(
-            to: logs.appendingPathComponent("workout_logs-904-night.csv"), atomically: true, encoding: .utf8)
-        let log = try setting.run(asOf: Self.secondNight)
-        #expect(log.different.isEmpty, "\(log.different)")
-        #expect(Self.reason(log.manifest).contains("a workout-log file is new"), "\(Self.reason(log.manifest))")
+        let logs = try String(
+            contentsOf: setting.drop.appendingPathComponent("tasks/workout_logs/workout_logs-000.csv"), encoding: .utf8)
+        try Self.expectReadWhole(
+            setting, adding: "tasks/workout_logs/workout_logs-904-night.csv", [String(logs.prefix { $0 != "\n" })],
+            because: "a workout-log file is new")
+    }
+
+    /// Adds a night file of `lines` at `path` and runs as of the second
+    /// night: the outputs are a full run's, and the manifest says the drop
+    /// was read whole `because` of it.
+    static func expectReadWhole(_ setting: Setting, adding path: String, _ lines: [String], because: String) throws {
+        try (lines.joined(separator: "\n") + "\n").write(
+            to: setting.drop.appendingPathComponent(path), atomically: true, encoding: .utf8)
+        let run = try setting.run(asOf: secondNight)
+        #expect(run.different.isEmpty, "\(run.different)")
+        #expect(reason(run.manifest).contains(because), "\(reason(run.manifest))")
     }
 
     /// Runs twice on the drop as it is, so that the state keeps its reading.

@@ -12,7 +12,7 @@ extension DropIngestor {
         // kept winner (below). Journal accounts are counted from `base`.
         let base = drop.accounts.count
         installKept(JournalColumn.kind)
-        let resumed = resumption?.take { kept in
+        var resumed = resumption?.take { kept in
             (
                 journal: taking(&kept.drop.journal, leaving: []), users: kept.drop.journalUsers,
                 entries: taking(&kept.tables.journalEntries, leaving: ByteKeyTable()),
@@ -20,7 +20,14 @@ extension DropIngestor {
             )
         }
         var journalUsers = ByteInterner(strings: resumed?.users ?? [])
-        var entryIDs = resumed?.entries ?? ByteKeyTable()
+        // Each kept piece is moved out of `resumed`, never copied: a second
+        // reference to the id table or the journal made the first new row
+        // copy it whole (tens of MB on the 1.1 GB drop).
+        var entryIDs = ByteKeyTable()
+        if var taken = resumed.take() {
+            entryIDs = taking(&taken.entries, leaving: ByteKeyTable())
+            resumed = taken
+        }
         let keptEntries = entryIDs.count
         // Sized up front (rows are about 170 bytes): grown from empty, the
         // table re-inserted every id at each of a dozen doublings.
@@ -70,10 +77,11 @@ extension DropIngestor {
         }
         drop.asOfCandidates?.journal = revisions
         drop.journalUsers = journalUsers.strings
-        var winner = JournalRevision.winners(revisions, entries: entryIDs.count)
-        var kept = resumed?.tables ?? KeptJournal()
-        if let resumed {
-            drop.journal = resumed.journal
+        var winner = JournalWinners(revisions, entries: entryIDs.count, sparse: resumed != nil)
+        var kept = KeptJournal()
+        if var taken = resumed.take() {
+            drop.journal = taking(&taken.journal, leaving: [])
+            kept = taking(&taken.tables, leaving: KeptJournal())
             guard kept.keys.count == drop.journal.count, kept.winners.count == keptEntries else {
                 throw ResumeRefusal(reason: "the kept journal's tables do not match its entries")
             }
@@ -109,10 +117,11 @@ extension DropIngestor {
     /// (`winner` loses the entry); where a new one wins, the kept winner
     /// becomes a duplicate and its entry leaves the journal.
     private func resumeJournal(
-        _ winner: inout [Int], revisions: [JournalRevision], keptEntries: Int, kept: inout KeptJournal, base: Int
+        _ winner: inout JournalWinners, revisions: [JournalRevision], keptEntries: Int, kept: inout KeptJournal,
+        base: Int
     ) {
         var beaten: [Int32] = []
-        for key in 0..<min(keptEntries, winner.count) where winner[key] >= 0 {
+        for key in winner.won(below: keptEntries) {
             let keptWinner = kept.winners[key]
             guard keptWinner.account >= 0 else { continue }
             if keptWinner.revision > revisions[winner[key]].revision {
@@ -125,17 +134,17 @@ extension DropIngestor {
             beaten.append(Int32(key))
         }
         guard !beaten.isEmpty else { return }
+        // Compacted in place: new arrays of exact size were fresh memory,
+        // and the night's first new entry then copied the journal again.
         let gone = Set(beaten)
-        var journal: [JournalEntry] = []
-        var keys: [Int32] = []
-        journal.reserveCapacity(drop.journal.count)
-        keys.reserveCapacity(drop.journal.count)
-        for (entry, key) in zip(drop.journal, kept.keys) where !gone.contains(key) {
-            journal.append(entry)
-            keys.append(key)
+        var remaining = 0
+        for position in drop.journal.indices where !gone.contains(kept.keys[position]) {
+            drop.journal[remaining] = drop.journal[position]
+            kept.keys[remaining] = kept.keys[position]
+            remaining += 1
         }
-        drop.journal = journal
-        kept.keys = keys
+        drop.journal.removeSubrange(remaining...)
+        kept.keys.removeSubrange(remaining...)
     }
 
     /// A journal in SQLite: table `journal_entries`; `line` is the rowid and

@@ -16,21 +16,38 @@ import Foundation
 /// its check is not used at all (the run reads the drop).
 enum ReadingArchive {
     /// Bumped whenever what is written changes.
-    static let format = 2
+    static let format = 3
 
-    /// Writes `drop` to `path` (a new file, flushed to the disk). Returns
-    /// its size and check. `asOfCandidates` is not kept: a series does not
-    /// keep its reading.
-    static func write(_ drop: IngestedDrop, to path: String) throws(SystemCallError) -> (size: Int, check: String) {
+    /// Writes `drop`'s rows to `path` (a new file, flushed to the disk),
+    /// naming the check of the tables file written for it before
+    /// (`writeTables`; nil: none). Returns its size and check.
+    /// `asOfCandidates` is not kept: a series does not keep its reading.
+    static func write(_ drop: IngestedDrop, tablesCheck: String?, to path: String) throws(SystemCallError) -> (
+        size: Int, check: String
+    ) {
         var writer = try BinaryArchiveWriter(path: path)
         do {
+            writer.write(format)
+            writer.write(tablesCheck)
             try archive(drop, into: &writer)
-            // The rows, then the tables a resumed reading starts from
-            // (`ReadingTables`): a run that reads the rows back alone
-            // stops at the checkpoint.
-            writer.checkpoint()
-            writer.write(drop.readingTables != nil)
-            if let tables = drop.readingTables { try tables.archive(into: &writer) }
+            let check = try writer.finish()
+            return (writer.size, check)
+        } catch {
+            writer.abandon()
+            throw error
+        }
+    }
+
+    /// Writes the tables a resumed reading starts from (`ReadingTables`)
+    /// to a file of their own: a run that reads the rows back alone never
+    /// opens it, and a run that resumes reads both files side by side.
+    static func writeTables(_ tables: ReadingTables, to path: String) throws(SystemCallError) -> (
+        size: Int, check: String
+    ) {
+        var writer = try BinaryArchiveWriter(path: path)
+        do {
+            writer.write(format)
+            try tables.archive(into: &writer)
             let check = try writer.finish()
             return (writer.size, check)
         } catch {
@@ -40,22 +57,40 @@ enum ReadingArchive {
     }
 
     /// The drop `write` wrote to `path`, with a zone resolver of its own
-    /// (no fallback recorded yet), and with its tables when
-    /// `withTables` (nil when the reading kept none). Throws when what is
-    /// read is not whole, of another format or fails its check.
-    static func read(from path: String, withTables: Bool = false) throws(BinaryArchiveError) -> IngestedDrop {
+    /// (no fallback recorded yet), and the check of the tables file it
+    /// was written with (nil: none). Throws when what is read is not
+    /// whole, of another format or fails its check.
+    static func read(from path: String) throws(BinaryArchiveError) -> (drop: IngestedDrop, tablesCheck: String?) {
         var reader = try BinaryArchiveReader(path: path)
         defer { reader.close() }
-        var drop = try unarchive(&reader)
-        try reader.checkpoint()
-        guard withTables else { return drop }
-        if try reader.readBool() { drop.readingTables = try ReadingTables(from: &reader, taskIDs: drop.taskIDs) }
+        try readFormat(&reader)
+        let tablesCheck = try reader.readOptionalString()
+        let drop = try unarchive(&reader)
         try reader.finish()
-        return drop
+        return (drop, tablesCheck)
+    }
+
+    /// The tables `writeTables` wrote to `path`, their check, and their
+    /// task ids' index, whose keys are the rows' (`ReadingTables.StoredTaskIDs`).
+    static func readTables(from path: String) throws(BinaryArchiveError) -> (
+        tables: ReadingTables.Stored, check: String
+    ) {
+        var reader = try BinaryArchiveReader(path: path)
+        defer { reader.close() }
+        try readFormat(&reader)
+        let tables = try ReadingTables.Stored(from: &reader)
+        let check = try reader.finish()
+        return (tables, check)
+    }
+
+    private static func readFormat(_ reader: inout BinaryArchiveReader) throws(BinaryArchiveError) {
+        let stored = try reader.readInt()
+        guard stored == format else {
+            throw BinaryArchiveError(reason: "the stored reading is of format \(stored); this dayfold reads \(format)")
+        }
     }
 
     private static func archive(_ drop: IngestedDrop, into out: inout BinaryArchiveWriter) throws(SystemCallError) {
-        out.write(format)
         out.write(drop.zones.zoneNames)
         out.write(json(drop.accounts))
         out.write(drop.rejects.count)
@@ -123,10 +158,6 @@ enum ReadingArchive {
     }
 
     private static func unarchive(_ reader: inout BinaryArchiveReader) throws(BinaryArchiveError) -> IngestedDrop {
-        let stored = try reader.readInt()
-        guard stored == format else {
-            throw BinaryArchiveError(reason: "the stored reading is of format \(stored); this dayfold reads \(format)")
-        }
         var zones = ZoneCatalog()
         for (position, name) in try reader.readStrings().enumerated().dropFirst() {
             guard zones.id(named: name) == ZoneID(position) else {

@@ -104,14 +104,6 @@ struct BinaryArchiveWriter {
         if let failure { throw failure }
     }
 
-    /// Writes the check of everything written so far and a section mark:
-    /// a reader that wants only what comes before stops there
-    /// (`BinaryArchiveReader.checkpoint()`) without reading the rest.
-    mutating func checkpoint() {
-        scalar(check.value)
-        scalar(BinaryArchiveReader.sectionMark)
-    }
-
     /// Writes what is buffered, the check and a closing mark, and closes
     /// the file. Returns the check (hex).
     ///
@@ -174,7 +166,6 @@ struct BinaryArchiveWriter {
 /// the check: values read from an archive that fails it must not be used.
 struct BinaryArchiveReader {
     static let closingMark: UInt64 = 0x4441_5946_4F4C_4421  // "DAYFOLD!"
-    static let sectionMark: UInt64 = 0x5345_4354_494F_4E21  // "SECTION!"
 
     private let descriptor: Int32
     private let path: String
@@ -285,25 +276,17 @@ struct BinaryArchiveReader {
         return values
     }
 
-    /// Checks a `BinaryArchiveWriter.checkpoint()`: what was read up to it
-    /// is whole and unchanged when this returns, whatever follows. A
-    /// reader may stop here (`close()`) or read on.
-    mutating func checkpoint() throws(BinaryArchiveError) {
-        let expected = check.value
-        let stored: UInt64 = try scalar()
-        let mark: UInt64 = try scalar()
-        guard mark == BinaryArchiveReader.sectionMark else { throw malformed("no section mark") }
-        guard stored == expected else { throw BinaryArchiveError(reason: "\(path) fails its check: a byte changed") }
-    }
-
     /// Checks the closing check and mark; throws when they do not match
-    /// what was read, or when bytes are left over.
-    mutating func finish() throws(BinaryArchiveError) {
+    /// what was read, or when bytes are left over. Returns the check (hex,
+    /// as `BinaryArchiveWriter.finish()` returned it).
+    @discardableResult
+    mutating func finish() throws(BinaryArchiveError) -> String {
         let expected = check.value
         let stored: UInt64 = try scalar()
         let mark: UInt64 = try scalar()
         guard mark == BinaryArchiveReader.closingMark, remaining == 0 else { throw malformed("no closing mark") }
         guard stored == expected else { throw BinaryArchiveError(reason: "\(path) fails its check: a byte changed") }
+        return String(expected, radix: 16)
     }
 
     private mutating func scalar<Value: BitwiseCopyable>() throws(BinaryArchiveError) -> Value {

@@ -173,32 +173,43 @@ extension ByteKeyTable {
         guard let keys = ByteStrings(validating: arena, offsets: offsets) else {
             throw BinaryArchiveError(reason: "a stored key table whose offsets do not cut its \(arena.count) bytes")
         }
-        try self.init(keys: keys, index: &reader)
+        try self.init(keys: keys, index: Index(from: &reader))
     }
 
     /// Writes the table's hashes and slots only: for a table whose keys
-    /// are kept beside it as `keys` (a reading's task ids), read back by
-    /// `init(keys:index:)`.
+    /// are kept elsewhere (a reading's task ids, kept with its rows), read
+    /// back by `Index(from:)` and joined to them by `init(keys:index:)`.
     func archiveIndex(into out: inout BinaryArchiveWriter) throws(SystemCallError) {
         try out.write(plain: hashes)
         try out.write(plain: slots)
     }
 
-    /// The table `archiveIndex(into:)` wrote, its keys `keys` (the same
-    /// keys in the same order). Throws when the shapes disagree (a hash
-    /// per key; a slot count not a power of two, or no free slot: a probe
-    /// would never end).
-    init(keys: ByteStrings, index reader: inout BinaryArchiveReader) throws(BinaryArchiveError) {
+    /// A table's hashes and slots without its keys (`archiveIndex`).
+    struct Index: Sendable {
+        fileprivate var hashes: [UInt64]
+        fileprivate var slots: [UInt64]
+
+        init(from reader: inout BinaryArchiveReader) throws(BinaryArchiveError) {
+            hashes = try reader.readPlainArray(UInt64.self)
+            slots = try reader.readPlainArray(UInt64.self)
+        }
+    }
+
+    /// The table whose keys are `keys` and whose index `archiveIndex`
+    /// wrote (the same keys in the same order). Throws when the shapes
+    /// disagree (a hash per key; a slot count not a power of two, or no
+    /// free slot: a probe would never end).
+    init(keys: ByteStrings, index: Index) throws(BinaryArchiveError) {
         let (arena, offsets) = keys.storage
-        let hashes = try reader.readPlainArray(UInt64.self)
-        let slots = try reader.readPlainArray(UInt64.self)
-        guard offsets.count == hashes.count + 1, slots.count.nonzeroBitCount == 1, hashes.count < slots.count else {
-            throw BinaryArchiveError(reason: "a stored key index of \(hashes.count) keys for \(keys.count) keys")
+        guard offsets.count == index.hashes.count + 1, index.slots.count.nonzeroBitCount == 1,
+            index.hashes.count < index.slots.count
+        else {
+            throw BinaryArchiveError(reason: "a stored key index of \(index.hashes.count) keys for \(keys.count) keys")
         }
         self.init()
         self.arena = arena
         self.offsets = offsets
-        self.hashes = hashes
-        self.slots = slots
+        self.hashes = index.hashes
+        self.slots = index.slots
     }
 }

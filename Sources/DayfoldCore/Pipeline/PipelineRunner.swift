@@ -489,6 +489,7 @@ public struct PipelineRunner {
         let clientInputs = plan.handover("client inputs", of: IngestedDrop.self)
         let taskInputs = plan.handover("task inputs", of: IngestedDrop.self)
         let ingested = plan.stage("ingest", handingOver: clientInputs, taskInputs) { client, tasks in
+            debugRSS("ingest: start")
             if let kept = reading?.readKept() {
                 return PipelineRunner.handOver(kept, client: client, tasks: tasks, showProgress: showProgress)
             }
@@ -505,16 +506,21 @@ public struct PipelineRunner {
             // A kept reading with only new files beside its own is resumed:
             // only the new files are read. On a refusal the drop is read whole.
             if let reading, let resumption = reading.readResumable() {
+                debugRSS("ingest: kept reading read back")
                 do {
-                    let drop = try read(resuming: resumption)
+                    var drop = try read(resuming: resumption)
                     reading.noteResumed()
+                    // The tables go to the keeping alone, not to every side.
+                    reading.hold(tablesOf: &drop)
                     PipelineRunner.deliver(drop, client: client, tasks: tasks)
                     return drop
                 } catch let refusal as ResumeRefusal {
                     reading.noteRefused(refusal.reason)
                 }
             }
-            return try read(resuming: nil)
+            var drop = try read(resuming: nil)
+            reading?.hold(tablesOf: &drop)
+            return drop
         }
         let kept = reading.map { keeping in plan.stage("keep reading", after: ingested) { keeping.keep($0) } }
         let client = plan.stage("client facts", after: clientInputs) {

@@ -36,6 +36,10 @@ final class ReadingKeeping: Sendable {
     private let keepsReading: Bool
     private let asOf: Instant
     private let outcome = Mutex<Outcome>(Outcome())
+    /// The tables this run's reading was decided with, from the end of its
+    /// ingest to the keep (`hold`): the only reference to them, so they go
+    /// once written, long before the writing peaks.
+    private let tables = Mutex<ReadingTables?>(nil)
 
     private struct Outcome {
         /// The kept reading was read back and used.
@@ -46,8 +50,9 @@ final class ReadingKeeping: Sendable {
         var refusal: String?
         /// Why reading it back failed.
         var failure: String?
-        /// The reading this run wrote for the next one, not yet named in the state.
-        var written: (temporary: String, record: RunState.Reading)?
+        /// The reading this run wrote for the next one, not yet named in
+        /// the state: its rows' and its tables' temporary files.
+        var written: (temporary: String, tables: String?, record: RunState.Reading)?
     }
 
     /// `files`: the drop's files; `digests`: which of them the state knows unchanged.
@@ -111,9 +116,9 @@ final class ReadingKeeping: Sendable {
     }
 
     /// The kept reading's file.
-    func path(of reading: RunState.Reading) -> String {
-        (directory.path as NSString).appendingPathComponent(reading.file)
-    }
+    func path(of reading: RunState.Reading) -> String { path(reading.file) }
+
+    private func path(_ name: String) -> String { (directory.path as NSString).appendingPathComponent(name) }
 
     /// Whether this run may keep its reading (its ingest then keeps the
     /// tables a resumed reading needs, `ReadingTables`).
@@ -121,20 +126,25 @@ final class ReadingKeeping: Sendable {
 
     /// The kept reading with its tables, to resume with the new
     /// files; nil (with the reason recorded) when there is none to resume
-    /// or it does not read back whole.
+    /// or it does not read back whole. The rows and the tables are two
+    /// files, read side by side (the tables' task ids are the rows').
     func readResumable() -> ReadingResumption? {
         guard let resumable else { return nil }
-        do throws(BinaryArchiveError) {
-            let drop = try ReadingArchive.read(from: path(of: resumable), withTables: true)
-            guard let tables = drop.readingTables else {
-                outcome.withLock { $0.refusal = "the kept reading keeps no tables" }
-                return nil
+        guard let tablesFile = resumable.tablesFile else {
+            outcome.withLock { $0.refusal = "the kept reading keeps no tables" }
+            return nil
+        }
+        do {
+            var rows: (drop: IngestedDrop, tablesCheck: String?)?
+            let stored = try SideBySide.run(
+                path(tablesFile), side: { try ReadingArchive.readTables(from: $0) },
+                here: { rows = try ReadingArchive.read(from: path(of: resumable)) })
+            guard let rows, rows.tablesCheck == stored.check else {
+                throw BinaryArchiveError(reason: "its tables are not the ones its rows were kept with")
             }
-            var kept = drop
-            kept.readingTables = nil
-            return ReadingResumption(kept: kept, tables: tables)
+            return ReadingResumption(kept: rows.drop, tables: try stored.tables.resolved(taskIDs: rows.drop.taskIDs))
         } catch {
-            outcome.withLock { $0.failure = error.reason }
+            outcome.withLock { $0.failure = (error as? BinaryArchiveError)?.reason ?? "\(error)" }
             return nil
         }
     }
@@ -150,7 +160,7 @@ final class ReadingKeeping: Sendable {
     func readKept() -> IngestedDrop? {
         guard let reusable else { return nil }
         do throws(BinaryArchiveError) {
-            let drop = try ReadingArchive.read(from: path(of: reusable))
+            let drop = try ReadingArchive.read(from: path(of: reusable)).drop
             outcome.withLock { $0.reused = true }
             return drop
         } catch {
@@ -159,31 +169,51 @@ final class ReadingKeeping: Sendable {
         }
     }
 
-    /// Writes `drop`, this run's reading as of the run's as-of, for the next
-    /// run (a temporary file, named by `commit`). A failure is a warning:
-    /// the next run reads the drop.
+    /// Takes `drop`'s tables (`IngestedDrop.readingTables`) into this
+    /// keeping, for `keep` to write: every stage after ingest reads a copy
+    /// of the drop, and one of them holding the tables kept about 220 MB
+    /// (on the 1.1 GB drop) alive until the facts were done.
+    func hold(tablesOf drop: inout IngestedDrop) {
+        guard let held = drop.readingTables else { return }
+        drop.readingTables = nil
+        tables.withLock { $0 = held }
+    }
+
+    /// Writes `drop`, this run's reading as of the run's as-of, and the
+    /// tables `hold` took, for the next run (temporary files, named by
+    /// `commit`). The tables go first, and are let go once written: the
+    /// facts, running beside, grow meanwhile. A failure is a warning: the
+    /// next run reads the drop.
     func keep(_ drop: IngestedDrop) -> [String] {
+        var held = tables.withLock { $0.take() }
         // A run that could resume keeps its reading whether it did or read
         // the drop whole: the next night resumes it.
         if outcome.withLock({ $0.reused }) || !mayKeep { return [] }
-        let temporary = (directory.path as NSString).appendingPathComponent(
-            ".reading.\(SystemCall.processID).tmp")
+        let temporary = path(".reading.\(SystemCall.processID).tmp")
+        let tablesTemporary = path(".tables.\(SystemCall.processID).tmp")
         do {
             try directory.makeFolder()
-            let (size, check) = try ReadingArchive.write(drop, to: temporary)
+            var tablesCheck: String?
+            if let kept = held.take() {
+                tablesCheck = try ReadingArchive.writeTables(kept, to: tablesTemporary).check
+            }
+            debugRSS("keep: tables written")
+            let (size, check) = try ReadingArchive.write(drop, tablesCheck: tablesCheck, to: temporary)
             let record = RunState.Reading(
                 file: "reading-\(check).bin", size: Int64(size), check: check, asOf: asOf,
-                window: drop.asOfWindow)
-            outcome.withLock { $0.written = (temporary, record) }
+                window: drop.asOfWindow, tablesFile: tablesCheck.map { "tables-\($0).bin" })
+            outcome.withLock { $0.written = (temporary, tablesCheck == nil ? nil : tablesTemporary, record) }
+            debugRSS("keep: rows written")
             return []
         } catch {
+            try? FileManager.default.removeItem(atPath: tablesTemporary)
             try? FileManager.default.removeItem(atPath: temporary)
             return ["keeping the drop's reading in the state failed (\(error)); the next run reads the drop"]
         }
     }
 
     /// The reading the state names after this run: the kept one when it was
-    /// used, this run's once moved to its name, or none.
+    /// used, this run's once moved to its names, or none.
     func commit() -> RunState.Reading? {
         let state = outcome.withLock { state in
             defer { state.written = nil }
@@ -192,10 +222,15 @@ final class ReadingKeeping: Sendable {
         if state.reused { return reusable }
         guard let written = state.written else { return nil }
         do {
+            if let tables = written.tables, let name = written.record.tablesFile {
+                try SystemCall.rename(tables, path(name))
+            }
             try SystemCall.rename(written.temporary, path(of: written.record))
             return written.record
         } catch {
-            try? FileManager.default.removeItem(atPath: written.temporary)
+            for temporary in [written.temporary, written.tables].compactMap({ $0 }) {
+                try? FileManager.default.removeItem(atPath: temporary)
+            }
             return nil
         }
     }
@@ -207,20 +242,23 @@ final class ReadingKeeping: Sendable {
             defer { state.written = nil }
             return state.written
         }
-        if let written { try? FileManager.default.removeItem(atPath: written.temporary) }
+        guard let written else { return }
+        for temporary in [written.temporary, written.tables].compactMap({ $0 }) {
+            try? FileManager.default.removeItem(atPath: temporary)
+        }
     }
 
-    /// Removes the readings the saved state does not name, and temporaries
-    /// of runs that are gone. Only names this type writes are considered.
+    /// Removes the readings (rows and tables) the saved state does not
+    /// name, and temporaries of runs that are gone. Only names this type
+    /// writes are considered.
     static func removeUnreferenced(in directory: StateDirectory, keeping named: RunState.Reading?) {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        let keep = Set([named?.file, named?.tablesFile].compactMap { $0 })
         for entry in entries {
             let stale: Bool
-            if entry.hasPrefix("reading-") && entry.hasSuffix(".bin") {
-                stale = entry != named?.file
-            } else if entry.hasPrefix(".reading.") && entry.hasSuffix(".tmp"),
-                let pid = Int32(entry.dropFirst(".reading.".count).dropLast(".tmp".count))
-            {
+            if (entry.hasPrefix("reading-") || entry.hasPrefix("tables-")) && entry.hasSuffix(".bin") {
+                stale = !keep.contains(entry)
+            } else if let pid = temporaryOwner(entry) {
                 stale = pid == SystemCall.processID || !SystemCall.isAlive(pid)
             } else {
                 stale = false
@@ -229,6 +267,16 @@ final class ReadingKeeping: Sendable {
                 try? FileManager.default.removeItem(atPath: (directory.path as NSString).appendingPathComponent(entry))
             }
         }
+    }
+
+    /// The process that writes `entry`, if it is one of this type's
+    /// temporaries (`.reading.<pid>.tmp`, `.tables.<pid>.tmp`).
+    private static func temporaryOwner(_ entry: String) -> Int32? {
+        guard entry.hasSuffix(".tmp") else { return nil }
+        for prefix in [".reading.", ".tables."] where entry.hasPrefix(prefix) {
+            return Int32(entry.dropFirst(prefix.count).dropLast(".tmp".count))
+        }
+        return nil
     }
 
     /// The manifest's word on the reading: what was reused, or why the drop was read.

@@ -49,13 +49,20 @@ public struct RunState: Sendable, Equatable {
         public var asOf: Instant
         /// The as-ofs it holds for (`IngestedDrop.asOfWindow`).
         public var window: AsOfWindow
+        /// The file of the tables a resumed reading starts from
+        /// (`ReadingArchive.writeTables`; nil: none were kept). The rows'
+        /// file names their check.
+        public var tablesFile: String?
 
-        public init(file: String, size: Int64, check: String, asOf: Instant, window: AsOfWindow) {
+        public init(
+            file: String, size: Int64, check: String, asOf: Instant, window: AsOfWindow, tablesFile: String? = nil
+        ) {
             self.file = file
             self.size = size
             self.check = check
             self.asOf = asOf
             self.window = window
+            self.tablesFile = tablesFile
         }
 
         /// Whether a run as of `asOf` reads the drop as this reading did.
@@ -140,14 +147,16 @@ public struct RunState: Sendable, Equatable {
         ].joined(separator: ",\n")
     }
 
-    /// `reading`: null, or the kept reading's file, size, check, as-of and
-    /// the as-ofs it holds for (microseconds: exact).
+    /// `reading`: null, or the kept reading's file, size, check, as-of,
+    /// the as-ofs it holds for (microseconds: exact) and its tables' file
+    /// (left out when there is none).
     private func readingText() -> String {
         guard let reading else { return "null" }
         return "{\"file\": \(jsonString(reading.file)), \"size\": \(reading.size), "
             + "\"check\": \(jsonString(reading.check)), \"as_of\": \(jsonString(reading.asOf.description)), "
             + "\"holds_from_us\": \(reading.window.latestNotAfter.map { "\($0.micros)" } ?? "null"), "
-            + "\"holds_before_us\": \(reading.window.earliestAfter.map { "\($0.micros)" } ?? "null")}"
+            + "\"holds_before_us\": \(reading.window.earliestAfter.map { "\($0.micros)" } ?? "null")"
+            + (reading.tablesFile.map { ", \"tables_file\": \(jsonString($0))" } ?? "") + "}"
     }
 
     /// `snapshot_blocks`: per table (in name order), the file and its blocks
@@ -216,9 +225,13 @@ public struct RunState: Sendable, Equatable {
                 let from = instantOrNull(record["holds_from_us"]),
                 let before = instantOrNull(record["holds_before_us"])
             else { throw corrupt("the kept reading's record is incomplete") }
+            let tablesFile = record["tables_file"]
+            guard tablesFile == nil || tablesFile is String else {
+                throw corrupt("the kept reading's tables file is not a name")
+            }
             reading = Reading(
                 file: file, size: size, check: readingCheck, asOf: readAsOf,
-                window: AsOfWindow(latestNotAfter: from, earliestAfter: before))
+                window: AsOfWindow(latestNotAfter: from, earliestAfter: before), tablesFile: tablesFile as? String)
         } else if !(json["reading"] is NSNull) {
             throw corrupt("no reading field")
         }

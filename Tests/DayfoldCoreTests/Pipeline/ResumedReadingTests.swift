@@ -268,4 +268,52 @@ import Testing
         #expect(second.different.isEmpty, "\(second.different)")
         #expect(Self.reason(second.manifest).contains("read on top of it"), "\(Self.reason(second.manifest))")
     }
+
+    /// The kept reading's tables file, named in the state (one at a time).
+    static func tablesFile(_ setting: Setting) throws -> URL {
+        let names = try FileManager.default.contentsOfDirectory(atPath: setting.state.path).filter {
+            $0.hasPrefix("tables-")
+        }
+        try #require(names.count == 1, "\(names)")
+        return setting.state.appendingPathComponent(names[0])
+    }
+
+    /// The tables are a file of their own beside the rows: a damaged one,
+    /// or one kept with other rows, is not resumed (the drop is read
+    /// whole, and the run keeps a reading the next night resumes).
+    @Test func aDamagedOrForeignTablesFileReadsTheDropWhole() throws {
+        let setting = try Setting()
+        defer { try? FileManager.default.removeItem(at: setting.root) }
+        try Self.withoutExports(setting)
+        try setting.primed(asOf: KeptReadingTests.afterLastRow)
+        let foreign = try Data(contentsOf: try Self.tablesFile(setting))
+        try Self.addNight(setting, date: "2026-06-02", suffix: "01-night", seed: 1)
+        let first = try setting.run(asOf: Self.firstNight)
+        #expect(Self.reason(first.manifest).contains("read on top of it"), "\(Self.reason(first.manifest))")
+        let damagedPath = try Self.tablesFile(setting)
+        var bytes = try Data(contentsOf: damagedPath)
+        bytes[bytes.count / 2] ^= 0x01
+        try bytes.write(to: damagedPath)
+        try Self.addNight(setting, date: "2026-06-03", suffix: "02-night", seed: 2)
+        let damaged = try setting.run(asOf: Self.secondNight)
+        #expect(damaged.different.isEmpty, "\(damaged.different)")
+        #expect(
+            Self.reason(damaged.manifest).contains("the drop is read whole (the kept reading: ")
+                && Self.reason(damaged.manifest).contains("fails its check"), "\(Self.reason(damaged.manifest))")
+        // The next night resumes the reading that run kept; its tables are
+        // then swapped for the first night's (whole, but not its rows').
+        try Self.addNight(setting, date: "2026-06-04", suffix: "03-night", seed: 3)
+        let resumed = try setting.run(asOf: "2026-06-04T18:00:00Z")
+        #expect(resumed.different.isEmpty, "\(resumed.different)")
+        #expect(Self.reason(resumed.manifest).contains("read on top of it"), "\(Self.reason(resumed.manifest))")
+        try foreign.write(to: try Self.tablesFile(setting))
+        try Self.addNight(setting, date: "2026-06-05", suffix: "04-night", seed: 4)
+        let swapped = try setting.run(asOf: "2026-06-05T18:00:00Z")
+        #expect(swapped.different.isEmpty, "\(swapped.different)")
+        #expect(
+            Self.reason(swapped.manifest).contains("its tables are not the ones its rows were kept with"),
+            "\(Self.reason(swapped.manifest))")
+        #expect(setting.readings.count == 1, "\(setting.readings)")
+        _ = try Self.tablesFile(setting)
+    }
 }

@@ -147,8 +147,10 @@ extension DropIngestor {
         var candidateIDs: [UInt8] = []
         installKept(Column.kind)
         let resumed = resumption != nil
-        var ids = resumed ? self.tables.push.intentIDs : PushIDs()
-        var keys = resumed ? self.tables.push.intentKeys : FingerprintMap()
+        // A resumed reading's kept tables are moved here, not copied: left
+        // referenced in `tables` too, the first new id copied each whole.
+        var ids = resumed ? taking(&self.tables.push.intentIDs, leaving: PushIDs()) : PushIDs()
+        var keys = resumed ? taking(&self.tables.push.intentKeys, leaving: FingerprintMap()) : FingerprintMap()
         let (keptIDs, keptKeys) = (ids.kept.count, keys.count)
         // A new row with a kept id: a whole reading would decide the kept one again.
         var touchesKept = false
@@ -302,7 +304,7 @@ extension DropIngestor {
         var candidateIDs: [UInt8] = []
         installKept(Column.kind)
         let resumed = resumption != nil
-        var ids = resumed ? tables.push.deliveryIDs : PushIDs()
+        var ids = resumed ? taking(&tables.push.deliveryIDs, leaving: PushIDs()) : PushIDs()
         let keptIDs = ids.kept.count
         var touchesKept = false
         let keepsTables = options.keepsReadingTables
@@ -434,7 +436,7 @@ extension DropIngestor {
         typealias Column = PushReceiptColumn
         installKept(Column.kind)
         // A new receipt with a kept one's id is a duplicate, as in a whole reading (the first wins).
-        var seen = resumption != nil ? tables.push.receiptIDs : FingerprintMap()
+        var seen = resumption != nil ? taking(&tables.push.receiptIDs, leaving: FingerprintMap()) : FingerprintMap()
         let keepsTables = options.keepsReadingTables
         seen.reserve(expectedRows(layout.pushReceipts, bytesPerRow: 170))
         push.receipts.reserveCapacity(roomForRows(layout.pushReceipts, shortestRow: 90))

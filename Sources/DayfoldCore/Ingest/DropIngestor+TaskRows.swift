@@ -7,16 +7,17 @@ extension DropIngestor {
         // reading's new rows meet the kept rows' keys, after the kept rows.
         var kept = TaskRowDeduplicator()
         if let resumed = resumption {
-            let taken = resumed.take { kept in
+            var taken = resumed.take { kept in
                 (
                     taking(&kept.drop.events, leaving: []), taking(&kept.drop.eventIDs, leaving: ByteStrings()),
                     kept.drop.eventReasons, taking(&kept.tables.events, leaving: TaskRowDeduplicator())
                 )
             }
-            drop.events = taken.0
-            drop.eventIDs = taken.1
+            // Moved out of `taken`, so the shift below writes in place.
+            drop.events = taking(&taken.0, leaving: [])
+            drop.eventIDs = taking(&taken.1, leaving: ByteStrings())
             drop.eventReasons = taken.2
-            kept = taken.3
+            kept = taking(&taken.3, leaving: TaskRowDeduplicator())
             if logTaskShift.by > 0 {
                 for index in drop.events.indices { drop.events[index].task = shifted(drop.events[index].task) }
             }
@@ -160,14 +161,15 @@ extension DropIngestor {
         installKept(ValueEntryColumn.kind)
         var kept = TaskRowDeduplicator()
         if let resumed = resumption {
-            let taken = resumed.take { kept in
+            var taken = resumed.take { kept in
                 (
                     taking(&kept.drop.valueEntries, leaving: []),
                     taking(&kept.tables.values, leaving: TaskRowDeduplicator())
                 )
             }
-            drop.valueEntries = taken.0
-            kept = taken.1
+            // Moved out of `taken`, so the shift below writes in place.
+            drop.valueEntries = taking(&taken.0, leaving: [])
+            kept = taking(&taken.1, leaving: TaskRowDeduplicator())
             if logTaskShift.by > 0 {
                 for index in drop.valueEntries.indices {
                     drop.valueEntries[index].task = shifted(drop.valueEntries[index].task)

@@ -16,20 +16,26 @@ import Foundation
 /// its check is not used at all (the run reads the drop).
 enum ReadingArchive {
     /// Bumped whenever what is written changes.
-    static let format = 3
+    static let format = 4
 
     /// Writes `drop`'s rows to `path` (a new file, flushed to the disk),
     /// naming the check of the tables file written for it before
     /// (`writeTables`; nil: none). Returns its size and check.
     /// `asOfCandidates` is not kept: a series does not keep its reading.
-    static func write(_ drop: IngestedDrop, tablesCheck: String?, to path: String) throws(SystemCallError) -> (
+    ///
+    /// The rows only the facts read (events, value entries, the journal)
+    /// go first, and each large array is let go from `drop` once written:
+    /// a resumed run's facts let go of theirs before the writing, which
+    /// then reuses that memory, and the keep beside them should not hold
+    /// them longer than it must.
+    static func write(_ drop: inout IngestedDrop, tablesCheck: String?, to path: String) throws(SystemCallError) -> (
         size: Int, check: String
     ) {
         var writer = try BinaryArchiveWriter(path: path)
         do {
             writer.write(format)
             writer.write(tablesCheck)
-            try archive(drop, into: &writer)
+            try archive(&drop, into: &writer)
             let check = try writer.finish()
             return (writer.size, check)
         } catch {
@@ -41,13 +47,17 @@ enum ReadingArchive {
     /// Writes the tables a resumed reading starts from (`ReadingTables`)
     /// to a file of their own: a run that reads the rows back alone never
     /// opens it, and a run that resumes reads both files side by side.
-    static func writeTables(_ tables: ReadingTables, to path: String) throws(SystemCallError) -> (
+    ///
+    /// The tables are taken (`consuming`) and let go piece by piece as they
+    /// are written (`ReadingTables.archive(releasingInto:)`).
+    static func writeTables(_ tables: consuming ReadingTables, to path: String) throws(SystemCallError) -> (
         size: Int, check: String
     ) {
         var writer = try BinaryArchiveWriter(path: path)
+        var owned = consume tables
         do {
             writer.write(format)
-            try tables.archive(into: &writer)
+            try owned.archive(releasingInto: &writer)
             let check = try writer.finish()
             return (writer.size, check)
         } catch {
@@ -90,7 +100,12 @@ enum ReadingArchive {
         }
     }
 
-    private static func archive(_ drop: IngestedDrop, into out: inout BinaryArchiveWriter) throws(SystemCallError) {
+    private static func archive(_ drop: inout IngestedDrop, into out: inout BinaryArchiveWriter) throws(SystemCallError)
+    {
+        try out.write(plain: taking(&drop.events, leaving: []))
+        try write(taking(&drop.eventIDs, leaving: ByteStrings()), into: &out)
+        try out.write(plain: taking(&drop.valueEntries, leaving: []))
+        try out.write(plain: taking(&drop.journal, leaving: []))
         out.write(drop.zones.zoneNames)
         out.write(json(drop.accounts))
         out.write(drop.rejects.count)
@@ -127,15 +142,11 @@ enum ReadingArchive {
         let preferenceKeys = drop.preferences.keys.sorted(by: bytesLess)
         out.write(preferenceKeys)
         out.write(preferenceKeys.map { drop.preferences[$0] ?? "" })
-        try out.write(plain: drop.tasks)
-        try write(drop.taskIDs, into: &out)
+        try out.write(plain: taking(&drop.tasks, leaving: []))
+        try write(taking(&drop.taskIDs, leaving: ByteStrings()), into: &out)
         out.write(drop.taskKinds)
-        try out.write(plain: drop.events)
-        try write(drop.eventIDs, into: &out)
         out.write(drop.eventReasons)
-        try out.write(plain: drop.valueEntries)
         try out.write(plain: drop.infoCards)
-        try out.write(plain: drop.journal)
         out.write(drop.journalUsers)
         let healthUsers = drop.healthDays.keys.sorted(by: bytesLess)
         out.write(healthUsers)
@@ -158,6 +169,10 @@ enum ReadingArchive {
     }
 
     private static func unarchive(_ reader: inout BinaryArchiveReader) throws(BinaryArchiveError) -> IngestedDrop {
+        let events = try reader.readPlainArray(StatusEvent.self)
+        let eventIDs = try readStrings(&reader)
+        let valueEntries = try reader.readPlainArray(ValueEntry.self)
+        let journal = try reader.readPlainArray(JournalEntry.self)
         var zones = ZoneCatalog()
         for (position, name) in try reader.readStrings().enumerated().dropFirst() {
             guard zones.id(named: name) == ZoneID(position) else {
@@ -165,6 +180,10 @@ enum ReadingArchive {
             }
         }
         var drop = IngestedDrop(zones: zones)
+        drop.events = events
+        drop.eventIDs = eventIDs
+        drop.valueEntries = valueEntries
+        drop.journal = journal
         drop.accounts = try decoded([FileAccount].self, from: reader.readString())
         let rejectCount = try reader.readCount(eachAtLeast: 40)
         drop.rejects.reserveCapacity(rejectCount)
@@ -205,12 +224,8 @@ enum ReadingArchive {
         drop.tasks = try reader.readPlainArray(DailyTask.self)
         drop.taskIDs = try readStrings(&reader)
         drop.taskKinds = try reader.readStrings()
-        drop.events = try reader.readPlainArray(StatusEvent.self)
-        drop.eventIDs = try readStrings(&reader)
         drop.eventReasons = try reader.readStrings()
-        drop.valueEntries = try reader.readPlainArray(ValueEntry.self)
         drop.infoCards = try reader.readPlainArray(InfoCard.self)
-        drop.journal = try reader.readPlainArray(JournalEntry.self)
         drop.journalUsers = try reader.readStrings()
         let healthUsers = try reader.readStrings()
         drop.healthDays.reserveCapacity(healthUsers.count)

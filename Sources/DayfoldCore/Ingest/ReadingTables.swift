@@ -49,28 +49,32 @@ struct ReadingTables: Sendable {
     var journal = KeptJournal()
     var health = HealthReadingTables()
 
-    /// Writes the tables; the task ids' keys are not written again (they
-    /// are the reading's `IngestedDrop.taskIDs`, `init(from:taskIDs:)`).
-    func archive(into out: inout BinaryArchiveWriter) throws(SystemCallError) {
-        try taskIDs.archiveIndex(into: &out)
-        try out.write(plain: taskOfID.map(Self.packed))
-        try instanceKeys.archive(into: &out)
+    /// Writes the tables and lets each go once written (the keep's is the
+    /// only copy, `ReadingKeeping.hold`): a resumed run's facts grow while
+    /// the keep writes, and the night peaked while the tables were still
+    /// whole. The largest go first. The task ids' keys are not written
+    /// again (they are the reading's `IngestedDrop.taskIDs`, `Stored`).
+    mutating func archive(releasingInto out: inout BinaryArchiveWriter) throws(SystemCallError) {
+        try taking(&push, leaving: PushReadingTables()).archive(into: &out)
+        try taking(&instanceKeys, leaving: FingerprintMap()).archive(into: &out)
+        for dedup in [taking(&events, leaving: TaskRowDeduplicator()), taking(&values, leaving: TaskRowDeduplicator())]
+        {
+            try dedup.ids.archive(into: &out)
+            try dedup.retries.archive(into: &out)
+        }
+        try taking(&taskIDs, leaving: ByteKeyTable()).archiveIndex(into: &out)
+        try taking(&journalEntries, leaving: ByteKeyTable()).archive(into: &out)
+        try out.write(plain: taking(&taskOfID, leaving: []).map(Self.packed))
+        try taking(&health, leaving: HealthReadingTables()).archive(into: &out)
         try out.write(plain: acceptedInstanceKeys)
         out.write(instanceCandidates)
         out.write(instanceTasks)
         out.write(zonesAfterInstances)
-        for dedup in [events, values] {
-            try dedup.ids.archive(into: &out)
-            try dedup.retries.archive(into: &out)
-        }
         try unknownTasks.archive(into: &out)
         try cardIDs.archive(into: &out)
         try cardKeys.archive(into: &out)
-        try push.archive(into: &out)
-        try journalEntries.archive(into: &out)
         try out.write(plain: journal.winners)
         try out.write(plain: journal.keys)
-        try health.archive(into: &out)
     }
 
     init() {}
@@ -83,30 +87,30 @@ struct ReadingTables: Sendable {
         private var tables = ReadingTables()
 
         init(from reader: inout BinaryArchiveReader) throws(BinaryArchiveError) {
+            tables.push = try PushReadingTables(from: &reader)
+            tables.instanceKeys = try FingerprintMap(from: &reader)
+            tables.events = TaskRowDeduplicator(
+                ids: try FingerprintSet(from: &reader), retries: try FingerprintSet(from: &reader))
+            tables.values = TaskRowDeduplicator(
+                ids: try FingerprintSet(from: &reader), retries: try FingerprintSet(from: &reader))
             taskIDIndex = try ByteKeyTable.Index(from: &reader)
+            tables.journalEntries = try ByteKeyTable(from: &reader)
             let packed = try reader.readPlainArray(Int64.self)
             // With room to grow by a quarter, as `readPlainArray` leaves it:
             // a night's new ids are appended, and the first one copied the
             // exact-sized array `map` made (31 MB on the 1.1 GB drop).
             tables.taskOfID.reserveCapacity(packed.count + packed.count / 4)
             tables.taskOfID.append(contentsOf: packed.lazy.map(ReadingTables.unpacked))
-            tables.instanceKeys = try FingerprintMap(from: &reader)
+            tables.health = try HealthReadingTables(from: &reader)
             tables.acceptedInstanceKeys = try reader.readPlainArray(Bool.self)
             tables.instanceCandidates = try reader.readInt()
             tables.instanceTasks = try reader.readInt()
             tables.zonesAfterInstances = try reader.readInt()
-            tables.events = TaskRowDeduplicator(
-                ids: try FingerprintSet(from: &reader), retries: try FingerprintSet(from: &reader))
-            tables.values = TaskRowDeduplicator(
-                ids: try FingerprintSet(from: &reader), retries: try FingerprintSet(from: &reader))
             tables.unknownTasks = try FingerprintSet(from: &reader)
             tables.cardIDs = try FingerprintSet(from: &reader)
             tables.cardKeys = try FingerprintSet(from: &reader)
-            tables.push = try PushReadingTables(from: &reader)
-            tables.journalEntries = try ByteKeyTable(from: &reader)
             tables.journal.winners = try reader.readPlainArray(KeptJournal.Winner.self)
             tables.journal.keys = try reader.readPlainArray(Int32.self)
-            tables.health = try HealthReadingTables(from: &reader)
         }
 
         /// The tables, their task ids' keys `keys` (the reading's task ids).

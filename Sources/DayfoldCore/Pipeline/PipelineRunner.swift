@@ -490,6 +490,7 @@ public struct PipelineRunner {
         let taskInputs = plan.handover("task inputs", of: IngestedDrop.self)
         let ingested = plan.stage("ingest", handingOver: clientInputs, taskInputs) { client, tasks in
             debugRSS("ingest: start")
+            defer { reading?.ingestEnded() }
             if let kept = reading?.readKept() {
                 return PipelineRunner.handOver(kept, client: client, tasks: tasks, showProgress: showProgress)
             }
@@ -511,7 +512,7 @@ public struct PipelineRunner {
                     var drop = try read(resuming: resumption)
                     reading.noteResumed()
                     // The tables go to the keeping alone, not to every side.
-                    reading.hold(tablesOf: &drop)
+                    reading.hold(&drop)
                     PipelineRunner.deliver(drop, client: client, tasks: tasks)
                     return drop
                 } catch let refusal as ResumeRefusal {
@@ -519,10 +520,10 @@ public struct PipelineRunner {
                 }
             }
             var drop = try read(resuming: nil)
-            reading?.hold(tablesOf: &drop)
+            reading?.hold(&drop)
             return drop
         }
-        let kept = reading.map { keeping in plan.stage("keep reading", after: ingested) { keeping.keep($0) } }
+        let kept = reading.map { keeping in plan.stage("keep reading") { keeping.keep() } }
         let client = plan.stage("client facts", after: clientInputs) {
             FactsStage.clientSide($0, config: config, asOf: asOf)
         }

@@ -36,10 +36,15 @@ final class ReadingKeeping: Sendable {
     private let keepsReading: Bool
     private let asOf: Instant
     private let outcome = Mutex<Outcome>(Outcome())
-    /// The tables this run's reading was decided with, from the end of its
-    /// ingest to the keep (`hold`): the only reference to them, so they go
-    /// once written, long before the writing peaks.
-    private let tables = Mutex<ReadingTables?>(nil)
+    /// This run's reading and the tables it was decided with, from the end
+    /// of its ingest to the keep (`hold`, `keep`). The keep's references
+    /// are its own, not a stage's input: a stage's input stays referenced
+    /// until its body returns, and the keep lets each large piece go once
+    /// it is written (the tables go whole; the rows only the facts read
+    /// then go as soon as the facts, too, are done with them).
+    private let held = Mutex<(drop: IngestedDrop, tables: ReadingTables?)?>(nil)
+    /// Signalled once ingest ends, whether it read or failed (`ingestEnded`).
+    private let ingestDone = DispatchSemaphore(value: 0)
 
     private struct Outcome {
         /// The kept reading was read back and used.
@@ -170,22 +175,28 @@ final class ReadingKeeping: Sendable {
     }
 
     /// Takes `drop`'s tables (`IngestedDrop.readingTables`) into this
-    /// keeping, for `keep` to write: every stage after ingest reads a copy
-    /// of the drop, and one of them holding the tables kept about 220 MB
-    /// (on the 1.1 GB drop) alive until the facts were done.
-    func hold(tablesOf drop: inout IngestedDrop) {
-        guard let held = drop.readingTables else { return }
+    /// keeping, with a reference to its rows, for `keep` to write: every
+    /// stage after ingest reads a copy of the drop, and one of them holding
+    /// the tables kept about 220 MB (on the 1.1 GB drop) alive until the
+    /// facts were done.
+    func hold(_ drop: inout IngestedDrop) {
+        let tables = drop.readingTables
         drop.readingTables = nil
-        tables.withLock { $0 = held }
+        let rows = drop
+        held.withLock { $0 = (rows, tables) }
     }
+
+    /// Ingest is over (read, read back, or failed): `keep` goes on.
+    func ingestEnded() { ingestDone.signal() }
 
     /// Writes `drop`, this run's reading as of the run's as-of, and the
     /// tables `hold` took, for the next run (temporary files, named by
     /// `commit`). The tables go first, and are let go once written: the
     /// facts, running beside, grow meanwhile. A failure is a warning: the
     /// next run reads the drop.
-    func keep(_ drop: IngestedDrop) -> [String] {
-        var held = tables.withLock { $0.take() }
+    func keep() -> [String] {
+        ingestDone.wait()
+        guard var (drop, held) = self.held.withLock({ $0.take() }) else { return [] }
         // A run that could resume keeps its reading whether it did or read
         // the drop whole: the next night resumes it.
         if outcome.withLock({ $0.reused }) || !mayKeep { return [] }
@@ -195,10 +206,10 @@ final class ReadingKeeping: Sendable {
             try directory.makeFolder()
             var tablesCheck: String?
             if let kept = held.take() {
-                tablesCheck = try ReadingArchive.writeTables(kept, to: tablesTemporary).check
+                tablesCheck = try ReadingArchive.writeTables(consume kept, to: tablesTemporary).check
             }
             debugRSS("keep: tables written")
-            let (size, check) = try ReadingArchive.write(drop, tablesCheck: tablesCheck, to: temporary)
+            let (size, check) = try ReadingArchive.write(&drop, tablesCheck: tablesCheck, to: temporary)
             let record = RunState.Reading(
                 file: "reading-\(check).bin", size: Int64(size), check: check, asOf: asOf,
                 window: drop.asOfWindow, tablesFile: tablesCheck.map { "tables-\($0).bin" })

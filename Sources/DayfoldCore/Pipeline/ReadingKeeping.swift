@@ -189,14 +189,16 @@ final class ReadingKeeping: Sendable {
     /// Ingest is over (read, read back, or failed): `keep` goes on.
     func ingestEnded() { ingestDone.signal() }
 
-    /// Writes `drop`, this run's reading as of the run's as-of, and the
-    /// tables `hold` took, for the next run (temporary files, named by
-    /// `commit`). The tables go first, and are let go once written: the
-    /// facts, running beside, grow meanwhile. A failure is a warning: the
-    /// next run reads the drop.
+    /// Waits for ingest to end, then writes the reading `hold` took (this
+    /// run's, as of its as-of) and its tables for the next run (temporary
+    /// files, named by `commit`). The tables go first, and each piece is
+    /// let go once written: the facts, running beside, grow meanwhile.
+    /// Nothing is written when ingest held nothing (it failed, or read the
+    /// kept reading back). A failure is a warning: the next run reads the
+    /// drop.
     func keep() -> [String] {
         ingestDone.wait()
-        guard var (drop, held) = self.held.withLock({ $0.take() }) else { return [] }
+        guard var (drop, tables) = held.withLock({ $0.take() }) else { return [] }
         // A run that could resume keeps its reading whether it did or read
         // the drop whole: the next night resumes it.
         if outcome.withLock({ $0.reused }) || !mayKeep { return [] }
@@ -205,7 +207,7 @@ final class ReadingKeeping: Sendable {
         do {
             try directory.makeFolder()
             var tablesCheck: String?
-            if let kept = held.take() {
+            if let kept = tables.take() {
                 tablesCheck = try ReadingArchive.writeTables(consume kept, to: tablesTemporary).check
             }
             debugRSS("keep: tables written")

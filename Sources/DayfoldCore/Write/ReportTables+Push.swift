@@ -8,11 +8,7 @@ extension ReportTables {
         let facts = result.push?.deliveries ?? []
         let relationshipIDs = ParquetByteColumn(result.drop.relationships.map { $0.id })
         let deliveryIDs = push.deliveryIDs
-        let order = push.deliveries.indices.sorted {
-            facts[$0].day != facts[$1].day
-                ? facts[$0].day < facts[$1].day
-                : deliveryIDs.less(push.deliveries[$0].id, push.deliveries[$1].id)
-        }
+        let order = deliveryOrder(push.deliveries, facts: facts, ids: deliveryIDs)
         let deliveries = order.map { push.deliveries[$0] }
         let rows = order.map { facts[$0] }
         let intents = deliveries.map { push.intents[$0.intent] }
@@ -79,6 +75,34 @@ extension ReportTables {
             ).digests(of: ranges)
         }
         return table
+    }
+
+    /// The deliveries' positions by (day, delivery id): grouped by day with
+    /// a counting sort, then each day's sorted by id. One comparison sort of
+    /// every row by (day, id) was 3.6 % of a resumed night's CPU on the
+    /// 1.1 GB drop (each comparison reading two facts and two deliveries at
+    /// random). Days spread much wider than the rows (a stray year) are
+    /// sorted by comparison. Ids are unique: the order is the same either way.
+    static func deliveryOrder(_ deliveries: [PushDelivery], facts: [PushDeliveryFact], ids: ByteStrings) -> [Int] {
+        let days = facts.map { Int($0.day.days) }
+        guard let first = days.min(), let last = days.max(), last - first <= 4 * days.count + 1024 else {
+            return deliveries.indices.sorted {
+                days[$0] != days[$1] ? days[$0] < days[$1] : ids.less(deliveries[$0].id, deliveries[$1].id)
+            }
+        }
+        var starts = [Int](repeating: 0, count: last - first + 2)
+        for day in days { starts[day - first + 1] += 1 }
+        for slot in 1..<starts.count { starts[slot] += starts[slot - 1] }
+        var order = [Int](repeating: 0, count: days.count)
+        var next = starts
+        for (position, day) in days.enumerated() {
+            order[next[day - first]] = position
+            next[day - first] += 1
+        }
+        for slot in 0..<(starts.count - 1) where starts[slot + 1] - starts[slot] > 1 {
+            order[starts[slot]..<starts[slot + 1]].sort { ids.less(deliveries[$0].id, deliveries[$1].id) }
+        }
+        return order
     }
 
     /// Each `push_deliveries` row's fingerprint (`RowFingerprints`, in the

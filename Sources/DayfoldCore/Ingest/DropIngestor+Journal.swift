@@ -20,14 +20,11 @@ extension DropIngestor {
             )
         }
         var journalUsers = ByteInterner(strings: resumed?.users ?? [])
-        // Each kept piece is moved out of `resumed`, never copied: a second
-        // reference to the id table or the journal made the first new row
-        // copy it whole (tens of MB on the 1.1 GB drop).
-        var entryIDs = ByteKeyTable()
-        if var taken = resumed.take() {
-            entryIDs = taking(&taken.entries, leaving: ByteKeyTable())
-            resumed = taken
-        }
+        // Each kept piece is moved out of `resumed`, never left referenced
+        // twice: the first new row copied a shared id table or journal whole
+        // (tens of MB on the 1.1 GB drop).
+        var entryIDs = resumed?.entries ?? ByteKeyTable()
+        resumed?.entries = ByteKeyTable()
         let keptEntries = entryIDs.count
         // Sized up front (rows are about 170 bytes): grown from empty, the
         // table re-inserted every id at each of a dozen doublings.

@@ -25,11 +25,11 @@ public final class DropIngestor {
     @exclusivity(unchecked) var acceptedInstanceKeys: [Bool] = []
 
     /// Set when this reading resumes a kept one: `layout` then lists only
-    /// the task kinds' new files (every other kind whole), and the task
-    /// kinds start from the kept rows and tables (`ReadingTables`).
+    /// the new files, and each kind's reader starts from its kept rows and
+    /// tables (`ReadingTables`, taken out piece by piece).
     var resumption: ReadingResumption?
-    /// The tables a resumed reading starts from, those not kept elsewhere on the ingestor,
-    /// gathered for a later resumed reading (`IngestOptions.keepsReadingTables`).
+    /// The tables a later resumed reading starts from that the ingestor
+    /// keeps nowhere else (`IngestOptions.keepsReadingTables`).
     @exclusivity(unchecked) var tables = ReadingTables()
 
     /// What a task id resolves to.

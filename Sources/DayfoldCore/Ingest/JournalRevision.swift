@@ -7,6 +7,10 @@ struct JournalRevision: Sendable {
     var deleted: Bool
     var entry: JournalEntry
 
+    /// Whether this revision, read after `earlier` of the same entry,
+    /// wins over it: a higher revision, or the same (ties to the later row).
+    func beats(_ earlier: JournalRevision) -> Bool { revision >= earlier.revision }
+
     /// Per entry key (`entries` of them), the position in `revisions` of
     /// the winning one among those cooked by `asOf` (all when nil): the
     /// highest revision, ties to the last in file order; -1 for a key with none.
@@ -17,7 +21,7 @@ struct JournalRevision: Sendable {
             if let asOf, revision.entry.cookedAt.instant > asOf { continue }
             let key = Int(revision.entryKey)
             let current = winner[key]
-            if current >= 0 && revisions[current].revision > revision.revision { continue }
+            if current >= 0 && !revision.beats(revisions[current]) { continue }
             winner[key] = position
         }
         return winner
@@ -45,7 +49,7 @@ struct JournalWinners {
         dense = []
         for (position, revision) in revisions.enumerated() {
             let key = Int(revision.entryKey)
-            if let current = self.sparse[key], revisions[current].revision > revision.revision { continue }
+            if let current = self.sparse[key], !revision.beats(revisions[current]) { continue }
             self.sparse[key] = position
         }
     }

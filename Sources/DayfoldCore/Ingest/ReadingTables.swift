@@ -79,7 +79,7 @@ struct ReadingTables: Sendable {
 
     init() {}
 
-    /// The tables `archive(into:)` wrote, before their task ids' keys are
+    /// The tables `archive(releasingInto:)` wrote, before their task ids' keys are
     /// known: they are the rows' (`IngestedDrop.taskIDs`), read from the
     /// other file of the reading at the same time (`resolved(taskIDs:)`).
     struct Stored: Sendable {
